@@ -1,0 +1,83 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+/** Folders a layer must not import from: engine, then shared, then server or web. */
+const forbidden = {
+  engine: ['shared', 'server', 'web', 'cli'],
+  shared: ['server', 'web', 'cli'],
+  server: ['web', 'cli'],
+  web: ['server', 'cli'],
+  cli: ['web'],
+};
+
+/** @param {string[]} layers */
+function layerPatterns(layers) {
+  return layers.map((layer) => ({
+    group: [`**/${layer}/**`, `../${layer}`, `../../${layer}`],
+    message: `Imports flow one way (docs/ARCHITECTURE.md): this layer may not import from src/${layer}.`,
+  }));
+}
+
+const nodeBuiltins = {
+  group: ['node:*'],
+  message: 'The engine and the shared contract are pure: no Node APIs (docs/ARCHITECTURE.md).',
+};
+
+/** The import rule alone, also used by the test that proves it is enforced. */
+export const layerRules = Object.entries(forbidden).map(([layer, layers]) => ({
+  files: [`src/${layer}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...layerPatterns(layers),
+          ...(layer === 'engine' || layer === 'shared' ? [nodeBuiltins] : []),
+        ],
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['eslint.config.js', 'bin/triage.js', 'postcss.config.cjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Fastify plugins are async by contract even when they register routes synchronously.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  ...layerRules,
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

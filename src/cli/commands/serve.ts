@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp, defaultWebRoot } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+
+async function buildWebIfMissing(): Promise<void> {
+  if (fs.existsSync(path.join(defaultWebRoot, 'index.html'))) return;
+  process.stdout.write('Building the web app (first start)...\n');
+  const { build } = await import('vite');
+  await build({ logLevel: 'warn' });
+}
+
+export async function runServeCommand(args: string[]): Promise<number> {
+  const config = loadConfig();
+  if (args.includes('--build-if-needed')) await buildWebIfMissing();
+
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database);
+  const app = await buildApp({ context: { config, database, now: () => new Date() } });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // In-flight requests finish; then the database is closed so that SQLite checkpoints cleanly.
+    void app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  return 0;
+}

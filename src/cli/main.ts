@@ -1,0 +1,47 @@
+import { ConfigError } from '../server/config.ts';
+import { runMigrateCommand } from './commands/migrate.ts';
+import { runServeCommand } from './commands/serve.ts';
+
+const usage = `Usage: triage <command> [options]
+
+Commands:
+  serve [--build-if-needed]   Start the server (PORT, HOST, DATA_DIR, DATABASE_URL; see README)
+  migrate                     Bring the database schema up to date
+  score                       Score JSON-lines assessment inputs from stdin to stdout
+  --help                      Show this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return runServeCommand(rest);
+    case 'migrate':
+      return runMigrateCommand();
+    case 'score': {
+      const { runScoreCommand } = await import('./commands/score.ts');
+      return runScoreCommand(process.stdin, process.stdout, process.stderr);
+    }
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(usage);
+      return 0;
+    default:
+      process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
+      return 2;
+  }
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  if (code !== 0) process.exitCode = code;
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 78;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { envelope, handleError } from './errors.ts';
+import { healthRoutes } from './routes/health.ts';
+import { productVersion } from './version.ts';
+
+export interface BuildAppOptions {
+  context: AppContext;
+  /** Folder of the built web app; when it does not exist only the API is served. */
+  webRoot?: string;
+  /** pino logger options, or false for none (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export const defaultWebRoot = path.resolve(import.meta.dirname, '../../dist/web');
+
+/** Strips query strings from logged URLs: a search term may be patient information. */
+function redactedUrl(url: string): string {
+  const question = url.indexOf('?');
+  return question === -1 ? url : `${url.slice(0, question)}?[redacted]`;
+}
+
+export function loggerOptions(level: string): Record<string, unknown> {
+  return {
+    level,
+    serializers: {
+      req: (request: { method: string; url: string; id: string }) => ({
+        id: request.id,
+        method: request.method,
+        url: redactedUrl(request.url),
+      }),
+    },
+  };
+}
+
+/** Builds the whole application without listening, so tests can inject requests into it. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { context } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(context.config.logLevel),
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Chronic Disease Risk Assessment System API',
+        description: 'The HTTP API of the clinical triage tool.',
+        version: productVersion,
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(healthRoutes(context));
+
+  const webRoot = options.webRoot ?? defaultWebRoot;
+  const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
+      (request.headers.accept ?? '').includes('text/html');
+    // Client-side routes of the single-page app all load the app itself.
+    if (hasWeb && wantsPage) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send(envelope('not_found', 'Not found'));
+  });
+
+  return app;
+}

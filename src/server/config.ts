@@ -1,0 +1,86 @@
+import path from 'node:path';
+
+/** Everything the server reads from its environment, parsed once and validated. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded SQLite database is used. */
+  databaseUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  /** Force the Secure cookie attribute (it is also set whenever the request arrived over HTTPS). */
+  cookieSecure: boolean;
+  /** IANA time zone of the clinic: history date filters cover whole days in this zone. */
+  timeZone: string;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!(logLevels as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.join(', ')}`);
+  }
+  const timeZone = env.TRIAGE_TIME_ZONE || 'UTC';
+  if (!isTimeZone(timeZone)) {
+    throw new ConfigError('TRIAGE_TIME_ZONE', `is not a known time zone (got "${timeZone}")`);
+  }
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    logLevel: logLevel as Config['logLevel'],
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+    sessionAbsoluteHours: integer(env, 'SESSION_ABSOLUTE_HOURS', 12, 1, 24 * 7),
+    cookieSecure: flag(env, 'COOKIE_SECURE'),
+    timeZone,
+    adminUsername: env.TRIAGE_ADMIN_USERNAME || undefined,
+    adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
+  };
+}

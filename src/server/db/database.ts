@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { NodeSqliteDatabase } from './sqlite-adapter.ts';
+
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: DatabaseEngine;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// connection string; when absent, SQLite under dataDir. */
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests run each file in a schema of its own). */
+  postgresSchema?: string;
+  /** SQLite file name; ':memory:' for a throwaway database. */
+  sqliteFile?: string;
+  poolSize?: number;
+}
+
+const pgTypes = {
+  INT8: 20,
+  NUMERIC: 1700,
+  TIMESTAMPTZ: 1184,
+} as const;
+
+/**
+ * Row values come back the same on both engines: counts and identities as numbers, timestamps
+ * as ISO-8601 UTC strings (SQLite stores them as such text).
+ */
+function pgTypeParser(oid: number, format?: string): (value: string) => unknown {
+  if (oid === pgTypes.INT8 || oid === pgTypes.NUMERIC) return Number;
+  if (oid === pgTypes.TIMESTAMPTZ) return (value) => new Date(value).toISOString();
+  return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl !== undefined) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: { getTypeParser: pgTypeParser },
+      ...(options.postgresSchema === undefined
+        ? {}
+        : { options: `-c search_path=${options.postgresSchema}` }),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+
+  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'triage.sqlite');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new NodeSqliteDatabase(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../testing/databases.ts';
+import { migrateDown, migrateToLatest } from './migrate.ts';
+import { migrations } from './migrations/index.ts';
+
+describe.each(testDatabases())('migrations on $engine', ({ open }) => {
+  it('create every table, and undo and redo cleanly', async () => {
+    const handle = await open();
+    try {
+      const tables = await handle.db.introspection.getTables();
+      const names = tables.map((t) => t.name);
+      for (const table of [
+        'users',
+        'sessions',
+        'audit_events',
+        'patients',
+        'assessments',
+        'symptoms',
+        'risk_factors',
+        'management',
+        'results',
+        'doctor_reviews',
+      ]) {
+        expect(names).toContain(table);
+      }
+      for (let undone = 0; undone < migrations.length; undone++) await migrateDown(handle);
+      expect(
+        (await handle.db.introspection.getTables()).map((t) => t.name).filter((n) => n === 'users'),
+      ).toEqual([]);
+      expect(await migrateToLatest(handle)).toEqual(migrations.map((m) => m.name));
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('refuse to update or delete audit events', async () => {
+    const handle = await open();
+    try {
+      await handle.db
+        .insertInto('audit_events')
+        .values({ at: new Date().toISOString(), action: 'login', outcome: 'success' })
+        .execute();
+      await expect(
+        handle.db.updateTable('audit_events').set({ action: 'changed' }).execute(),
+      ).rejects.toThrow(/append-only/);
+      await expect(handle.db.deleteFrom('audit_events').execute()).rejects.toThrow(/append-only/);
+      const rows = await handle.db.selectFrom('audit_events').select('action').execute();
+      expect(rows).toEqual([{ action: 'login' }]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('enforce foreign keys', async () => {
+    const handle = await open();
+    try {
+      await expect(
+        sql`insert into sessions (id_hash, user_id, created_at, last_seen_at) values ('h', 'nobody', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+          handle.db,
+        ),
+      ).rejects.toThrow();
+    } finally {
+      await handle.close();
+    }
+  });
+});

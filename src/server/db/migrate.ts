@@ -1,0 +1,46 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { DatabaseHandle } from './database.ts';
+import { migrations } from './migrations/index.ts';
+
+function migrator(handle: DatabaseHandle): Migrator {
+  return new Migrator({
+    db: handle.db,
+    provider: {
+      getMigrations: () =>
+        Promise.resolve(
+          Object.fromEntries(
+            migrations.map((m): [string, Migration] => [
+              m.name,
+              // Kysely hands each migration the transaction it runs in; SQLite has one
+              // connection, so using any other handle would wait forever.
+              {
+                up: (trx: Kysely<unknown>) => m.up(trx, handle.engine),
+                down: (trx: Kysely<unknown>) => m.down(trx, handle.engine),
+              },
+            ]),
+          ),
+        ),
+    },
+  });
+}
+
+function unwrap(result: MigrationResultSet): string[] {
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const reason = result.error instanceof Error ? result.error.message : 'unknown error';
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, {
+      cause: result.error,
+    });
+  }
+  return (result.results ?? []).map((r) => r.migrationName);
+}
+
+/** Brings the schema up to date; returns the names of the migrations it applied. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  return unwrap(await migrator(handle).migrateToLatest());
+}
+
+/** Undoes the most recent migration. */
+export async function migrateDown(handle: DatabaseHandle): Promise<string[]> {
+  return unwrap(await migrator(handle).migrateDown());
+}

@@ -1,0 +1,143 @@
+import type { ColumnType, Generated, SqlBool } from 'kysely';
+
+/** SQLite answers 0 or 1 where PostgreSQL answers false or true; writes take a boolean. */
+type Bool = ColumnType<SqlBool, boolean, boolean>;
+/** ISO-8601 UTC text on both engines (timestamptz on PostgreSQL, read back as ISO text). */
+type Timestamp = string;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  display_name: string;
+  role: 'nurse' | 'doctor' | 'admin';
+  password_hash: string;
+  disabled: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session id; the id itself lives only in the user's cookie. */
+  id_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  username: string;
+  address: string;
+  at: Timestamp;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: Timestamp;
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  outcome: 'success' | 'failure';
+  address: string | null;
+}
+
+export interface PatientsTable {
+  id: string;
+  age: number | null;
+  gender: 'Male' | 'Female' | null;
+  height: number | null;
+  weight: number | null;
+  bmi: number;
+  updated_at: Timestamp;
+}
+
+export interface AssessmentsTable {
+  id: string;
+  patient_id: string;
+  assessment_code: string | null;
+  assessment_complete: Bool;
+  total_score: number;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  signed_off: Bool;
+  signed_off_at: Timestamp | null;
+  signed_off_by: string | null;
+  signed_off_by_user_id: string | null;
+  /** Optimistic concurrency: every update must name the version it was based on. */
+  version: number;
+  deleted_at: Timestamp | null;
+  deleted_by: string | null;
+  /** Lower-cased text the history search matches against (id, code, gender, age, date, status). */
+  search_text: string;
+}
+
+export interface SymptomsTable {
+  assessment_id: string;
+  condition: string;
+  symptom_key: string;
+  present: Bool;
+  severity: string | null;
+}
+
+export interface RiskFactorsTable {
+  assessment_id: string;
+  smoking: Bool | null;
+  family_history_dm2: Bool | null;
+  family_history_asthma: Bool | null;
+  family_history_hypertension: Bool | null;
+  family_history_hyperlipidaemia: Bool | null;
+  household_tb_exposure: Bool | null;
+}
+
+export interface ManagementTable {
+  assessment_id: string;
+  condition: string;
+  diagnosed: Bool;
+  last_doctor_visit: string | null;
+  prescription_duration: string | null;
+}
+
+export interface ResultsTable {
+  assessment_id: string;
+  condition: string;
+  total_score: number;
+  factor_count: number;
+  risk_status: 'FALSE' | 'MAYBE' | 'TRUE' | 'DIAGNOSED' | 'UNKNOWN';
+  symptom_score: number;
+  risk_factor_score: number;
+  management_score: number;
+  comorbidity_score: number;
+  threshold: number;
+  rule_set_version: string;
+}
+
+export interface DoctorReviewsTable {
+  id: string;
+  assessment_id: string;
+  condition: string;
+  agreed: Bool;
+  comments: string;
+  created_at: Timestamp;
+  reviewed_by: string;
+  reviewed_by_user_id: string | null;
+  locked: Bool;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  audit_events: AuditEventsTable;
+  patients: PatientsTable;
+  assessments: AssessmentsTable;
+  symptoms: SymptomsTable;
+  risk_factors: RiskFactorsTable;
+  management: ManagementTable;
+  results: ResultsTable;
+  doctor_reviews: DoctorReviewsTable;
+}

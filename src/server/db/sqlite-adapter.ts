@@ -1,0 +1,93 @@
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/**
+ * Presents Node's built-in `node:sqlite` as the better-sqlite3 shaped database Kysely's
+ * SqliteDialect drives. Prepared statements are cached by SQL text, since Kysely prepares on
+ * every query and preparing dominates the cost of small statements.
+ */
+export class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  static readonly #cacheSize = 500;
+
+  constructor(file: string) {
+    this.#db = new DatabaseSync(file);
+    // WAL lets readers work beside the writer; synchronous=FULL must be set on every connection
+    // because a reopened WAL database otherwise falls back to NORMAL and may lose committed work
+    // on power loss.
+    this.#db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+    );
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      if (this.#statements.size >= NodeSqliteDatabase.#cacheSize) {
+        const oldest = this.#statements.keys().next();
+        if (oldest.done !== true) this.#statements.delete(oldest.value);
+      }
+      this.#statements.set(sql, statement);
+    }
+    return new NodeSqliteStatement(statement);
+  }
+
+  /** Runs a statement outside Kysely (pragmas, checks in tests). */
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  pragma(name: string): unknown {
+    return this.#db.prepare(`PRAGMA ${name}`).get();
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}
+
+/** node:sqlite binds only numbers, strings, bigints, buffers and null. */
+function toSqliteValue(value: unknown): SQLInputValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  if (
+    typeof value === 'number' ||
+    typeof value === 'string' ||
+    typeof value === 'bigint' ||
+    value instanceof Uint8Array
+  ) {
+    return value;
+  }
+  throw new TypeError(`Cannot bind a ${typeof value} to SQLite`);
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly #statement: StatementSync;
+
+  constructor(statement: StatementSync) {
+    this.#statement = statement;
+  }
+
+  get reader(): boolean {
+    return this.#statement.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#statement.all(...parameters.map(toSqliteValue));
+  }
+
+  run(parameters: ReadonlyArray<unknown>): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
+    return this.#statement.run(...parameters.map(toSqliteValue));
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#statement.iterate(...parameters.map(toSqliteValue));
+  }
+}

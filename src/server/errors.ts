@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorEnvelope } from '../shared/api/errors.ts';
+import { friendlyMessages } from '../shared/texts.ts';
+
+/** An expected failure carried as a value: the status, a stable code, and the field at fault. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+
+  constructor(status: number, code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export function envelope(code: ErrorCode, message: string, field?: string): ErrorEnvelope {
+  return { error: field === undefined ? { code, message } : { code, message, field } };
+}
+
+/** Joins a validation path the way the API names fields: `demographics.age`, `items.0.code`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.map(String).join('.');
+}
+
+interface ValidationIssue {
+  message: string;
+  instancePath?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+function firstValidationIssue(error: FastifyError): { field: string; message: string } {
+  const issue = (error.validation?.[0] ?? { message: error.message }) as ValidationIssue;
+  const path = issue.params?.issue?.path;
+  const field =
+    path === undefined
+      ? (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
+      : fieldPath(path);
+  return { field, message: issue.params?.issue?.message ?? issue.message };
+}
+
+/**
+ * The single place failures become responses: nothing leaks a stack trace, and a schema failure
+ * names the field at fault.
+ */
+export function handleError(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof AppError) {
+    return reply.status(error.status).send(envelope(error.code, error.message, error.field));
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const { field, message } = firstValidationIssue(error);
+    return field === ''
+      ? reply.status(400).send(envelope('validation_failed', message))
+      : reply.status(400).send(envelope('validation_failed', `${field}: ${message}`, field));
+  }
+  if (
+    error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    error instanceof SyntaxError
+  ) {
+    return reply.status(400).send(envelope('invalid_json', 'The request body is not valid JSON.'));
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return reply.status(status).send(envelope('bad_request', error.message));
+  }
+  request.log.error(
+    { err: { type: error.name, message: error.message, stack: error.stack } },
+    'request failed',
+  );
+  return reply.status(500).send(envelope('internal', friendlyMessages.unexpected));
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { TestDatabase } from './databases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  /** Moves the injected clock forward. */
+  advance(milliseconds: number): void;
+  close(): Promise<void>;
+}
+
+/** The real application over a fresh database, with a controllable clock and no logging. */
+export async function openTestApp(
+  testDatabase: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const database = await testDatabase.open();
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  let now = Date.parse('2026-11-22T09:00:00.000Z');
+  const app = await buildApp({
+    context: { config, database, now: () => new Date(now) },
+    logger: false,
+    webRoot: '/nonexistent',
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    advance(milliseconds) {
+      now += milliseconds;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

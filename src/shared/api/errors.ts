@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Every error code the API answers with, so that clients can branch on them. */
+export const errorCodes = [
+  'bad_request',
+  'invalid_json',
+  'validation_failed',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'signed_off',
+  'review_locked',
+  'stale_version',
+  'precondition_required',
+  'too_many_attempts',
+  'database_unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The one envelope every failure is sent in; `field` names the input at fault when one is. */
+export const errorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    field: z.string().optional(),
+  }),
+});
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
