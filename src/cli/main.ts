@@ -8,6 +8,10 @@ Commands:
   serve [--build-if-needed]   Start the server (PORT, HOST, DATA_DIR, DATABASE_URL; see README)
   migrate                     Bring the database schema up to date
   score                       Score JSON-lines assessment inputs from stdin to stdout
+  user add --username NAME --role ROLE [--display-name TEXT]
+                              Create an account (the password is read from stdin)
+  user list | disable NAME | set-password NAME | set-role NAME ROLE
+                              Manage accounts
   --help                      Show this help
 `;
 
@@ -18,6 +22,14 @@ async function main(argv: string[]): Promise<number> {
       return runServeCommand(rest);
     case 'migrate':
       return runMigrateCommand();
+    case 'user': {
+      const { runUserCommand } = await import('./commands/user.ts');
+      return runUserCommand(rest, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
     case 'score': {
       const { runScoreCommand } = await import('./commands/score.ts');
       return runScoreCommand(process.stdin, process.stdout, process.stderr);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildApp } from './app.ts';
-import { openTestApp, type TestApp } from './testing/app.ts';
+import { openTestApp, testPasswordCost, type TestApp } from './testing/app.ts';
 import { testDatabases } from './testing/databases.ts';
 
 describe.each(testDatabases())('the app on $engine', (testDatabase) => {
@@ -55,20 +55,26 @@ describe('request validation', () => {
   // A probe route stands in for the product's routes, which all share this error handling.
   it('turns malformed JSON, schema failures and crashes into the one envelope', async () => {
     const app = await buildApp({
-      context: { config: t.config, database: t.database, now: () => new Date() },
+      context: {
+        config: t.config,
+        database: t.database,
+        now: () => new Date(),
+        passwordCost: testPasswordCost,
+      },
       logger: false,
       webRoot: '/nonexistent',
     });
-    app
-      .withTypeProvider<ZodTypeProvider>()
-      .post(
-        '/api/probe',
-        { schema: { body: z.object({ demographics: z.object({ age: z.number().max(120) }) }) } },
-        (request) => {
-          if (request.body.demographics.age === 13) throw new Error('secret internals');
-          return { ok: true };
-        },
-      );
+    app.withTypeProvider<ZodTypeProvider>().post(
+      '/api/probe',
+      {
+        config: { access: 'public' },
+        schema: { body: z.object({ demographics: z.object({ age: z.number().max(120) }) }) },
+      },
+      (request) => {
+        if (request.body.demographics.age === 13) throw new Error('secret internals');
+        return { ok: true };
+      },
+    );
     await app.ready();
     const post = (payload: string) =>
       app.inject({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -12,7 +13,11 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { envelope, handleError } from './errors.ts';
+import { installGuard } from './auth/guard.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sessionRoutes } from './routes/session.ts';
+import { userRoutes } from './routes/users.ts';
 import { productVersion } from './version.ts';
 
 export interface BuildAppOptions {
@@ -56,6 +61,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  await app.register(fastifyCookie);
+  installGuard(app, context);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -70,8 +77,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
   await app.register(healthRoutes(context));
+  await app.register(sessionRoutes(context));
+  await app.register(userRoutes(context));
+  await app.register(auditRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { ScryptCost } from './auth/passwords.ts';
 import type { DatabaseHandle } from './db/database.ts';
 
 /** What every route and service may depend on; built once per app. */
@@ -7,4 +8,6 @@ export interface AppContext {
   database: DatabaseHandle;
   /** The clock, injectable so that expiry and time-of-day rules can be tested. */
   now: () => Date;
+  /** scrypt cost for new password hashes; OWASP's settings unless a test lowers them. */
+  passwordCost: ScryptCost;
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp, defaultWebRoot } from '../../server/app.ts';
+import { owaspScryptCost } from '../../server/auth/passwords.ts';
+import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
@@ -18,7 +20,9 @@ export async function runServeCommand(args: string[]): Promise<number> {
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database);
-  const app = await buildApp({ context: { config, database, now: () => new Date() } });
+  const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
+  await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
+  const app = await buildApp({ context });
 
   let closing = false;
   const shutdown = (signal: string) => {

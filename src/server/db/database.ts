@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { Database } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite-adapter.ts';
 
@@ -50,7 +51,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
         ? {}
         : { options: `-c search_path=${options.postgresSchema}` }),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Exports stream through server-side cursors so memory stays flat at any size.
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
 

@@ -12,6 +12,7 @@ export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/api/health',
       {
+        config: { access: 'public' },
         schema: {
           summary: 'Liveness and database reachability; needs no session',
           tags: ['system'],

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import type { ScryptCost } from '../auth/passwords.ts';
 import type { TestDatabase } from './databases.ts';
+
+/** Cheap hashes keep the suite fast; production uses OWASP's cost (passwords.test.ts checks it). */
+export const testPasswordCost: ScryptCost = { logN: 10, r: 8, p: 1 };
 
 export interface TestApp {
   app: FastifyInstance;
+  context: AppContext;
   database: DatabaseHandle;
   config: Config;
   /** Moves the injected clock forward. */
@@ -21,14 +27,21 @@ export async function openTestApp(
   const database = await testDatabase.open();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   let now = Date.parse('2026-11-22T09:00:00.000Z');
+  const context: AppContext = {
+    config,
+    database,
+    now: () => new Date(now),
+    passwordCost: testPasswordCost,
+  };
   const app = await buildApp({
-    context: { config, database, now: () => new Date(now) },
+    context,
     logger: false,
     webRoot: '/nonexistent',
   });
   await app.ready();
   return {
     app,
+    context,
     database,
     config,
     advance(milliseconds) {

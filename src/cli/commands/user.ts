@@ -1,0 +1,135 @@
+import { parseArgs } from 'node:util';
+import { roles, type Role } from '../../shared/api/users.ts';
+import { owaspScryptCost } from '../../server/auth/passwords.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { AppContext } from '../../server/context.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { AppError } from '../../server/errors.ts';
+import {
+  createUser,
+  findUserByUsername,
+  listUsers,
+  updateUser,
+} from '../../server/services/users.ts';
+import { readSecret } from '../read-secret.ts';
+
+const usage = `Usage:
+  triage user add --username NAME --role nurse|doctor|admin [--display-name TEXT]
+  triage user list
+  triage user disable NAME
+  triage user set-password NAME
+  triage user set-role NAME nurse|doctor|admin
+
+Passwords are read from standard input (without echo at a terminal), never from arguments.
+`;
+
+function parseRole(value: string | undefined): Role {
+  if (value !== undefined && (roles as readonly string[]).includes(value)) return value as Role;
+  throw new AppError(
+    400,
+    'validation_failed',
+    `The role must be one of ${roles.join(', ')}`,
+    'role',
+  );
+}
+
+async function withContext<T>(work: (context: AppContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database);
+    return await work({ config, database, now: () => new Date(), passwordCost: owaspScryptCost });
+  } finally {
+    await database.close();
+  }
+}
+
+/** The command line acts as the operator of the machine, recorded in the audit trail as such. */
+const operator = { user: null, address: 'command line' };
+
+export async function runUserCommand(
+  args: string[],
+  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
+  const [subcommand, ...rest] = args;
+  try {
+    switch (subcommand) {
+      case 'add': {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            username: { type: 'string' },
+            role: { type: 'string' },
+            'display-name': { type: 'string' },
+          },
+        });
+        if (values.username === undefined)
+          throw new AppError(400, 'validation_failed', '--username is required', 'username');
+        const role = parseRole(values.role);
+        const password = await readSecret(io.stdin, io.stderr, 'Password: ');
+        const user = await withContext((context) =>
+          createUser(context, operator, {
+            username: values.username ?? '',
+            role,
+            displayName: values['display-name'],
+            password,
+          }),
+        );
+        io.stdout.write(`Created ${user.role} ${user.username} (${user.displayName}).\n`);
+        return 0;
+      }
+      case 'list': {
+        const users = await withContext(listUsers);
+        for (const user of users) {
+          io.stdout.write(
+            `${user.username}\t${user.role}\t${user.disabled ? 'disabled' : 'active'}\t${user.displayName}\n`,
+          );
+        }
+        return 0;
+      }
+      case 'disable': {
+        const name = rest[0];
+        if (name === undefined) break;
+        await withContext(async (context) => {
+          const user = await findUserByUsername(context, name);
+          await updateUser(context, operator, user.id, { disabled: true });
+        });
+        io.stdout.write(`Disabled ${name}; their sessions have ended.\n`);
+        return 0;
+      }
+      case 'set-password': {
+        const name = rest[0];
+        if (name === undefined) break;
+        const password = await readSecret(io.stdin, io.stderr, 'New password: ');
+        await withContext(async (context) => {
+          const user = await findUserByUsername(context, name);
+          await updateUser(context, operator, user.id, { password });
+        });
+        io.stdout.write(`Set a new password for ${name}; their sessions have ended.\n`);
+        return 0;
+      }
+      case 'set-role': {
+        const name = rest[0];
+        if (name === undefined) break;
+        const role = parseRole(rest[1]);
+        await withContext(async (context) => {
+          const user = await findUserByUsername(context, name);
+          await updateUser(context, operator, user.id, { role });
+        });
+        io.stdout.write(`${name} is now ${role}.\n`);
+        return 0;
+      }
+      default:
+        break;
+    }
+  } catch (error) {
+    if (error instanceof AppError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  io.stderr.write(usage);
+  return 2;
+}

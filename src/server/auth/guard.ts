@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../shared/api/session.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { can, type Action } from './policy.ts';
+import { resolveSession, sessionCookieName } from './sessions.ts';
+
+/** What a route needs: nothing (`public`), any signed-in user (`session`), or an action's roles. */
+export type Access = 'public' | 'session' | Action;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    sessionId: string | null;
+  }
+}
+
+const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The API documentation pages are registered by a plugin and are public like the document. */
+const publicPrefixes = ['/api/docs'];
+
+/**
+ * Refuses a state-changing request that a browser says came from another site. Requests without
+ * either header come from programs, not browsers, and cannot carry a victim's cookie by forgery.
+ */
+function checkSameOrigin(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) {
+    if (site === 'same-origin' || site === 'none') return;
+    throw new AppError(403, 'forbidden', 'Cross-site requests are not allowed.');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  if (origin !== `${request.protocol}://${request.host}`) {
+    throw new AppError(403, 'forbidden', 'Cross-site requests are not allowed.');
+  }
+}
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (request.user === null) {
+    throw new AppError(401, 'unauthenticated', 'Please sign in to continue.');
+  }
+  return request.user;
+}
+
+/** Throws 403 unless the signed-in user's role may perform the action. */
+export function authorize(request: FastifyRequest, action: Action): SessionUser {
+  const user = requireUser(request);
+  if (!can(user.role, action)) {
+    throw new AppError(403, 'forbidden', 'You do not have permission to do this.');
+  }
+  return user;
+}
+
+function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header(
+    'content-security-policy',
+    [
+      "default-src 'self'",
+      "script-src 'self'",
+      // Mantine sets styles at run time (CSS variables and style attributes).
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "font-src 'self' data:",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+  );
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'no-referrer');
+  if (request.protocol === 'https') {
+    reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  }
+  if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+}
+
+export function installGuard(app: FastifyInstance, context: AppContext): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
+
+  // Secure by default: an API route that does not say who may use it stops the start.
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (!url.startsWith('/api/') || publicPrefixes.some((prefix) => url.startsWith(prefix))) return;
+    if (route.config?.access === undefined) {
+      throw new Error(`API route ${route.method.toString()} ${url} declares no access rule`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    securityHeaders(request, reply);
+    if (!request.url.startsWith('/api/')) return;
+    if (stateChanging.has(request.method)) checkSameOrigin(request);
+
+    const sessionId = request.cookies[sessionCookieName];
+    if (sessionId !== undefined && sessionId !== '') {
+      request.user = await resolveSession(context, sessionId);
+      request.sessionId = request.user === null ? null : sessionId;
+    }
+
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'public') return;
+    if (access === 'session') requireUser(request);
+    else authorize(request, access);
+  });
+}

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { passwordMaxLength, passwordMinLength } from '../../shared/api/users.ts';
+
+/** scrypt cost; OWASP's current recommendation is N=2^17, r=8, p=1. */
+export interface ScryptCost {
+  logN: number;
+  r: number;
+  p: number;
+}
+
+export const owaspScryptCost: ScryptCost = { logN: 17, r: 8, p: 1 };
+
+const keyLength = 32;
+
+function scrypt(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  const N = 2 ** cost.logN;
+  return new Promise((resolve, reject) => {
+    crypto.scrypt(
+      password.normalize('NFKC'),
+      salt,
+      keyLength,
+      { N, r: cost.r, p: cost.p, maxmem: 256 * N * cost.r },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
+  });
+}
+
+/** Stored as `scrypt$logN$r$p$salt$key` (base64url), so the cost can rise without a migration. */
+export async function hashPassword(
+  password: string,
+  cost: ScryptCost = owaspScryptCost,
+): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const key = await scrypt(password, salt, cost);
+  return [
+    'scrypt',
+    cost.logN,
+    cost.r,
+    cost.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, logN, r, p, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || salt === undefined || key === undefined) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), {
+    logN: Number(logN),
+    r: Number(r),
+    p: Number(p),
+  });
+  return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+}
+
+/** A hash of a random password, verified against when the user name is unknown, so that the
+ * time a failed login takes does not tell whether the account exists. */
+let decoyHash: Promise<string> | undefined;
+export function decoyPasswordHash(cost: ScryptCost): Promise<string> {
+  decoyHash ??= hashPassword(crypto.randomBytes(24).toString('base64url'), cost);
+  return decoyHash;
+}
+
+let commonPasswords: Set<string> | undefined;
+function loadCommonPasswords(): Set<string> {
+  commonPasswords ??= new Set(
+    fs
+      .readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => line.trim().toLowerCase())
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  );
+  return commonPasswords;
+}
+
+/** Why a new password is refused, or undefined when it is acceptable. */
+export function passwordProblem(password: string, username?: string): string | undefined {
+  if (password.length < passwordMinLength) {
+    return `Passwords are at least ${passwordMinLength} characters`;
+  }
+  if (password.length > passwordMaxLength) {
+    return `Passwords are at most ${passwordMaxLength} characters`;
+  }
+  const lowered = password.toLowerCase();
+  if (loadCommonPasswords().has(lowered)) return 'This password is too common; choose another';
+  if (username !== undefined && lowered.includes(username.toLowerCase())) {
+    return 'The password must not contain the user name';
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { AuditEvent } from '../../../shared/api/audit.ts';
+import type { AuditEventsTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+export type AuditRow = Selectable<AuditEventsTable>;
+
+export interface AuditFilter {
+  username?: string | undefined;
+  action?: string | undefined;
+  fromIso?: string | undefined;
+  toIso?: string | undefined;
+  before?: number | undefined;
+}
+
+export function presentAuditEvent(row: AuditRow): AuditEvent {
+  return {
+    id: row.id,
+    at: row.at,
+    userId: row.user_id,
+    username: row.username,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    outcome: row.outcome,
+    address: row.address,
+  };
+}
+
+function filtered(db: Executor, filter: AuditFilter) {
+  let query = db.selectFrom('audit_events').selectAll();
+  if (filter.username !== undefined) query = query.where('username', '=', filter.username);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.fromIso !== undefined) query = query.where('at', '>=', filter.fromIso);
+  if (filter.toIso !== undefined) query = query.where('at', '<', filter.toIso);
+  if (filter.before !== undefined) query = query.where('id', '<', filter.before);
+  return query.orderBy('id', 'desc');
+}
+
+/** Append-only: there is deliberately no update or delete here, and the database refuses both. */
+export const auditRepository = {
+  async insert(db: Executor, row: Insertable<AuditEventsTable>): Promise<void> {
+    await db.insertInto('audit_events').values(row).execute();
+  },
+
+  list(db: Executor, filter: AuditFilter, limit: number): Promise<AuditRow[]> {
+    return filtered(db, filter).limit(limit).execute();
+  },
+
+  stream(db: Executor, filter: AuditFilter): AsyncIterableIterator<AuditRow> {
+    return filtered(db, filter).stream(500);
+  },
+};

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditListSchema, auditQuerySchema } from '../../shared/api/audit.ts';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import type { AppContext } from '../context.ts';
+import { auditCsvLines, listAudit } from '../services/audit-trail.ts';
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+
+export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/audit',
+      {
+        config: { access: 'audit.read' },
+        schema: {
+          summary: 'Read the audit trail, newest first',
+          tags: ['audit'],
+          querystring: auditQuerySchema,
+          response: { 200: auditListSchema, ...errors },
+        },
+      },
+      async (request) => listAudit(context, request.query),
+    );
+
+    app.get(
+      '/api/audit.csv',
+      {
+        config: { access: 'audit.read' },
+        schema: {
+          summary: 'Download the audit trail as CSV',
+          tags: ['audit'],
+          querystring: auditQuerySchema.omit({ limit: true, before: true }),
+          response: { 200: z.unknown().describe('text/csv'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const date = context.now().toISOString().slice(0, 10);
+        void reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="audit-trail-${date}.csv"`);
+        return reply.send(auditCsvLines(context, request.query));
+      },
+    );
+  };
+}

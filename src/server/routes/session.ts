@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import { loginBodySchema, sessionResponseSchema } from '../../shared/api/session.ts';
+import { login } from '../auth/login.ts';
+import { endSession, sessionCookieName } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { requireUser } from '../auth/guard.ts';
+import { recordAudit } from '../services/audit.ts';
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+
+export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/session',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'Sign in; sets the HttpOnly session cookie',
+          tags: ['session'],
+          body: loginBodySchema,
+          response: { 200: sessionResponseSchema, ...errors, 429: errorEnvelopeSchema },
+        },
+      },
+      async (request, reply) => {
+        const { sessionId, user } = await login(context, {
+          username: request.body.username,
+          password: request.body.password,
+          address: request.ip,
+        });
+        void reply.setCookie(sessionCookieName, sessionId, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: context.config.cookieSecure || request.protocol === 'https',
+          maxAge: context.config.sessionAbsoluteHours * 3600,
+        });
+        return { user };
+      },
+    );
+
+    app.get(
+      '/api/session',
+      {
+        config: { access: 'session' },
+        schema: {
+          summary: 'The signed-in user',
+          tags: ['session'],
+          response: { 200: sessionResponseSchema, 401: errorEnvelopeSchema },
+        },
+      },
+      async (request) => ({ user: requireUser(request) }),
+    );
+
+    app.delete(
+      '/api/session',
+      {
+        config: { access: 'session' },
+        schema: {
+          summary: 'Sign out; ends the session on the server',
+          tags: ['session'],
+          response: { 204: z.null(), 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        if (request.sessionId !== null) await endSession(context, request.sessionId);
+        await recordAudit(context.database.db, {
+          at: context.now(),
+          actor: user,
+          action: 'logout',
+          target: { type: 'user', id: user.id },
+          address: request.ip,
+        });
+        void reply.clearCookie(sessionCookieName, { path: '/' });
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

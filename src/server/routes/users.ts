@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import {
+  createUserBodySchema,
+  updateUserBodySchema,
+  userListSchema,
+  userSchema,
+} from '../../shared/api/users.ts';
+import type { AppContext } from '../context.ts';
+import { createUser, listUsers, updateUser } from '../services/users.ts';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+
+export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/users',
+      {
+        config: { access: 'users.manage' },
+        schema: {
+          summary: 'List user accounts',
+          tags: ['users'],
+          response: { 200: userListSchema, ...errors },
+        },
+      },
+      async () => ({ items: await listUsers(context) }),
+    );
+
+    app.post(
+      '/api/users',
+      {
+        config: { access: 'users.manage' },
+        schema: {
+          summary: 'Create a user account',
+          tags: ['users'],
+          body: createUserBodySchema,
+          response: { 201: userSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = await createUser(
+          context,
+          { user: request.user, address: request.ip },
+          request.body,
+        );
+        return reply.status(201).send(user);
+      },
+    );
+
+    app.patch(
+      '/api/users/:id',
+      {
+        config: { access: 'users.manage' },
+        schema: {
+          summary: 'Change a display name or role, disable an account, or reset its password',
+          tags: ['users'],
+          params: z.object({ id: z.string() }),
+          body: updateUserBodySchema,
+          response: { 200: userSchema, ...errors },
+        },
+      },
+      async (request) =>
+        updateUser(
+          context,
+          { user: request.user, address: request.ip },
+          request.params.id,
+          request.body,
+        ),
+    );
+  };
+}

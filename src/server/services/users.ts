@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import type { SessionUser } from '../../shared/api/session.ts';
+import type { Role, User } from '../../shared/api/users.ts';
+import { hashPassword, passwordProblem } from '../auth/passwords.ts';
+import type { AppContext } from '../context.ts';
+import { sessionsRepository } from '../db/repositories/sessions.ts';
+import { presentUser, usersRepository } from '../db/repositories/users.ts';
+import { AppError } from '../errors.ts';
+import { recordAudit } from './audit.ts';
+
+/** Who asks for a change: a signed-in admin over HTTP, or the operator at the command line. */
+export interface Requester {
+  user: SessionUser | null;
+  address: string | null;
+}
+
+function checkPassword(password: string, username: string): void {
+  const problem = passwordProblem(password, username);
+  if (problem !== undefined) throw new AppError(400, 'validation_failed', problem, 'password');
+}
+
+export async function createUser(
+  context: AppContext,
+  requester: Requester,
+  input: { username: string; displayName?: string | undefined; role: Role; password: string },
+): Promise<User> {
+  const username = input.username.trim().toLowerCase();
+  checkPassword(input.password, username);
+  const passwordHash = await hashPassword(input.password, context.passwordCost);
+  const now = context.now();
+  const id = crypto.randomUUID();
+  return context.database.db.transaction().execute(async (trx) => {
+    if ((await usersRepository.findByUsername(trx, username)) !== undefined) {
+      throw new AppError(409, 'conflict', `The user name ${username} is taken.`, 'username');
+    }
+    await usersRepository.insert(trx, {
+      id,
+      username,
+      display_name: input.displayName?.trim() || username,
+      role: input.role,
+      password_hash: passwordHash,
+      disabled: false,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'user_create',
+      target: { type: 'user', id },
+      address: requester.address,
+    });
+    const created = await usersRepository.findById(trx, id);
+    if (created === undefined) throw new Error('The new user could not be read back');
+    return presentUser(created);
+  });
+}
+
+export async function updateUser(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  changes: {
+    displayName?: string | undefined;
+    role?: Role | undefined;
+    disabled?: boolean | undefined;
+    password?: string | undefined;
+  },
+): Promise<User> {
+  const existing = await usersRepository.findById(context.database.db, id);
+  if (existing === undefined) throw new AppError(404, 'not_found', 'No such user.');
+  if (
+    requester.user?.id === id &&
+    (changes.disabled === true || (changes.role !== undefined && changes.role !== 'admin'))
+  ) {
+    // An administrator who locks themselves out may leave nobody able to manage accounts.
+    throw new AppError(
+      409,
+      'conflict',
+      'You cannot disable yourself or remove your own admin role.',
+    );
+  }
+  if (changes.password !== undefined) checkPassword(changes.password, existing.username);
+  const passwordHash =
+    changes.password === undefined
+      ? undefined
+      : await hashPassword(changes.password, context.passwordCost);
+  const now = context.now();
+  return context.database.db.transaction().execute(async (trx) => {
+    await usersRepository.update(trx, id, {
+      ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
+      ...(changes.role === undefined ? {} : { role: changes.role }),
+      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+      ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+      updated_at: now.toISOString(),
+    });
+    // A disabled account, a new password or a new role takes effect at once: old sessions end.
+    if (changes.disabled === true || passwordHash !== undefined || changes.role !== undefined) {
+      await sessionsRepository.endAllForUser(trx, id, now.toISOString());
+    }
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'user_update',
+      target: { type: 'user', id },
+      address: requester.address,
+    });
+    const updated = await usersRepository.findById(trx, id);
+    if (updated === undefined) throw new Error('The user could not be read back');
+    return presentUser(updated);
+  });
+}
+
+export async function findUserByUsername(context: AppContext, username: string): Promise<User> {
+  const row = await usersRepository.findByUsername(
+    context.database.db,
+    username.trim().toLowerCase(),
+  );
+  if (row === undefined) throw new AppError(404, 'not_found', `No user named ${username}.`);
+  return presentUser(row);
+}
+
+export async function listUsers(context: AppContext): Promise<User[]> {
+  return (await usersRepository.list(context.database.db)).map(presentUser);
+}
+
+/**
+ * On a first start with no users: create the administrator named by the environment, or say how
+ * to create one. There is no default password anywhere.
+ */
+export async function ensureFirstAdministrator(
+  context: AppContext,
+  say: (line: string) => void,
+): Promise<void> {
+  if ((await usersRepository.count(context.database.db)) > 0) return;
+  const { adminUsername, adminPassword } = context.config;
+  if (adminUsername !== undefined && adminPassword !== undefined) {
+    await createUser(
+      context,
+      { user: null, address: null },
+      {
+        username: adminUsername,
+        role: 'admin',
+        password: adminPassword,
+      },
+    );
+    say(`Created the first administrator, ${adminUsername}.`);
+    return;
+  }
+  say(
+    'No user accounts exist yet. Create the first administrator with:\n' +
+      '  npm run triage -- user add --username NAME --role admin\n' +
+      '(it asks for the password), or start once with TRIAGE_ADMIN_USERNAME and TRIAGE_ADMIN_PASSWORD set.',
+  );
+}

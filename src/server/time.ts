@@ -1,0 +1,55 @@
+/** Minutes the zone is ahead of UTC at a given instant. */
+function offsetMinutes(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+  return Math.round((asUtc - instant.getTime()) / 60_000);
+}
+
+/**
+ * The instant a calendar day (YYYY-MM-DD) begins in the clinic's time zone, so that a date filter
+ * covers whole local days whatever the server's own zone.
+ */
+export function startOfDay(date: string, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const localMidnightAsUtc = Date.UTC(year, month - 1, day);
+  // Two passes settle the offset across a daylight-saving change near midnight.
+  let instant = new Date(
+    localMidnightAsUtc - offsetMinutes(new Date(localMidnightAsUtc), timeZone) * 60_000,
+  );
+  instant = new Date(localMidnightAsUtc - offsetMinutes(instant, timeZone) * 60_000);
+  return instant;
+}
+
+/** The instant the following day begins: an end date includes its whole day (to 23:59:59.999). */
+export function endOfDayExclusive(date: string, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+  return startOfDay(next, timeZone);
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in the clinic's time zone. */
+export function localDate(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(instant);
+}

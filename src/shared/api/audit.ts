@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+export const auditActions = [
+  'login',
+  'login_failed',
+  'logout',
+  'user_create',
+  'user_update',
+  'assessment_create',
+  'assessment_update',
+  'assessment_sign_off',
+  'assessment_delete',
+  'assessment_restore',
+  'review_save',
+  'review_lock',
+  'export',
+  'code_extraction',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export const auditEventSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  userId: z.string().nullable(),
+  username: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  outcome: z.enum(['success', 'failure']),
+  address: z.string().nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const auditQuerySchema = z.object({
+  user: z.string().optional(),
+  action: z.enum(auditActions).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** The id of the last event of the previous page: pages go backwards in time. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+export const auditListSchema = z.object({
+  items: z.array(auditEventSchema),
+  nextBefore: z.number().nullable(),
+});

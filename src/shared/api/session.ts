@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { roles } from './users.ts';
+
+/** The failed-login message, the same whatever was wrong (spec section 8). */
+export const incorrectPasswordMessage = 'Incorrect password. Please try again.';
+export const tooManyAttemptsMessage =
+  'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
+
+export const loginBodySchema = z.object({
+  username: z.string().min(1).max(200),
+  password: z.string().min(1).max(1024),
+});
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: z.enum(roles),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionResponseSchema = z.object({ user: sessionUserSchema });

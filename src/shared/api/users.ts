@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+export const roles = ['nurse', 'doctor', 'admin'] as const;
+export type Role = (typeof roles)[number];
+
+export const passwordMinLength = 12;
+export const passwordMaxLength = 128;
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^[a-z0-9._-]{2,64}$/,
+    'User names are 2 to 64 letters, digits, dots, dashes or underscores',
+  );
+
+export const passwordSchema = z
+  .string()
+  .min(passwordMinLength, `Passwords are at least ${passwordMinLength} characters`)
+  .max(passwordMaxLength, `Passwords are at most ${passwordMaxLength} characters`);
+
+export const displayNameSchema = z.string().trim().min(1).max(120);
+
+export const userSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: z.enum(roles),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const createUserBodySchema = z.object({
+  username: usernameSchema,
+  displayName: displayNameSchema.optional(),
+  role: z.enum(roles),
+  password: passwordSchema,
+});
+
+export const updateUserBodySchema = z
+  .object({
+    displayName: displayNameSchema.optional(),
+    role: z.enum(roles).optional(),
+    disabled: z.boolean().optional(),
+    password: passwordSchema.optional(),
+  })
+  .strict();
+
+export const userListSchema = z.object({ items: z.array(userSchema) });
