@@ -14,6 +14,7 @@ import {
 import type { AppContext } from './context.ts';
 import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
+import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -84,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionRoutes(context));
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
+  await app.register(assessmentRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

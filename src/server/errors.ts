@@ -8,17 +8,37 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly field: string | undefined;
+  readonly existingId: string | undefined;
 
-  constructor(status: number, code: ErrorCode, message: string, field?: string) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    field?: string,
+    extra: { existingId?: string } = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.existingId = extra.existingId;
   }
 }
 
-export function envelope(code: ErrorCode, message: string, field?: string): ErrorEnvelope {
-  return { error: field === undefined ? { code, message } : { code, message, field } };
+export function envelope(
+  code: ErrorCode,
+  message: string,
+  field?: string,
+  existingId?: string,
+): ErrorEnvelope {
+  return {
+    error: {
+      code,
+      message,
+      ...(field === undefined ? {} : { field }),
+      ...(existingId === undefined ? {} : { existingId }),
+    },
+  };
 }
 
 /** Joins a validation path the way the API names fields: `demographics.age`, `items.0.code`. */
@@ -52,7 +72,9 @@ export function handleError(
   reply: FastifyReply,
 ): FastifyReply {
   if (error instanceof AppError) {
-    return reply.status(error.status).send(envelope(error.code, error.message, error.field));
+    return reply
+      .status(error.status)
+      .send(envelope(error.code, error.message, error.field, error.existingId));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const { field, message } = firstValidationIssue(error);

@@ -26,6 +26,8 @@ export const errorEnvelopeSchema = z.object({
     code: z.enum(errorCodes),
     message: z.string(),
     field: z.string().optional(),
+    /** With a 409 for a repeated assessment code: the assessment that already has it. */
+    existingId: z.string().optional(),
   }),
 });
 

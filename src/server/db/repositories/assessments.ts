@@ -1,0 +1,249 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type {
+  AssessmentsTable,
+  ManagementTable,
+  PatientsTable,
+  ResultsTable,
+  RiskFactorsTable,
+  SymptomsTable,
+} from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+export type AssessmentRow = Selectable<AssessmentsTable>;
+export type PatientRow = Selectable<PatientsTable>;
+export type SymptomRow = Selectable<SymptomsTable>;
+export type RiskFactorsRow = Selectable<RiskFactorsTable>;
+export type ManagementRow = Selectable<ManagementTable>;
+export type ResultRow = Selectable<ResultsTable>;
+
+/** The rows of one assessment that hang off it and are replaced together on every save. */
+export interface AssessmentChildren {
+  symptoms: Insertable<SymptomsTable>[];
+  riskFactors: Insertable<RiskFactorsTable>;
+  management: Insertable<ManagementTable>[];
+  results: Insertable<ResultsTable>[];
+}
+
+export interface StoredAssessment {
+  assessment: AssessmentRow;
+  patient: PatientRow;
+  symptoms: SymptomRow[];
+  riskFactors: RiskFactorsRow | undefined;
+  management: ManagementRow[];
+  results: ResultRow[];
+  createdByName: string | null;
+}
+
+/** A row of the history: the assessment with its patient's demographics. */
+export type SummaryRow = Pick<
+  AssessmentRow,
+  | 'id'
+  | 'assessment_code'
+  | 'version'
+  | 'assessment_complete'
+  | 'total_score'
+  | 'signed_off'
+  | 'signed_off_at'
+  | 'signed_off_by'
+  | 'created_at'
+  | 'updated_at'
+> &
+  Pick<PatientRow, 'age' | 'gender' | 'bmi'>;
+
+/** The server-side history filter, already translated from the user's words (see history-search). */
+export interface AssessmentFilter {
+  /** Each must occur in the id, code or date text. */
+  textTerms: string[];
+  /** Terms of digits only: the age equals it, or the text contains it. */
+  numberTerms: string[];
+  gender?: 'Male' | 'Female' | undefined;
+  signedOff?: boolean | undefined;
+  complete?: boolean | undefined;
+  fromIso?: string | undefined;
+  toIso?: string | undefined;
+}
+
+export interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+/** `LIKE` with the user's own % and _ taken literally. */
+function containsPattern(term: string): string {
+  return `%${term.replaceAll('\\', '\\\\').replaceAll('%', '\\%').replaceAll('_', '\\_')}%`;
+}
+
+function filtered(db: Executor, filter: AssessmentFilter) {
+  let query = db
+    .selectFrom('assessments')
+    .innerJoin('patients', 'patients.id', 'assessments.patient_id')
+    .where('assessments.deleted_at', 'is', null);
+  for (const term of filter.textTerms) {
+    query = query.where(
+      sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
+    );
+  }
+  for (const term of filter.numberTerms) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('patients.age', '=', Number(term)),
+        sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
+      ]),
+    );
+  }
+  if (filter.gender !== undefined) query = query.where('patients.gender', '=', filter.gender);
+  if (filter.signedOff !== undefined)
+    query = query.where('assessments.signed_off', '=', filter.signedOff);
+  if (filter.complete !== undefined) {
+    query = query.where('assessments.assessment_complete', '=', filter.complete);
+  }
+  if (filter.fromIso !== undefined)
+    query = query.where('assessments.created_at', '>=', filter.fromIso);
+  if (filter.toIso !== undefined) query = query.where('assessments.created_at', '<', filter.toIso);
+  return query;
+}
+
+export const assessmentsRepository = {
+  async insertPatient(db: Executor, row: Insertable<PatientsTable>): Promise<void> {
+    await db.insertInto('patients').values(row).execute();
+  },
+
+  async updatePatient(
+    db: Executor,
+    id: string,
+    row: Omit<Insertable<PatientsTable>, 'id'>,
+  ): Promise<void> {
+    await db.updateTable('patients').set(row).where('id', '=', id).execute();
+  },
+
+  async insertAssessment(db: Executor, row: Insertable<AssessmentsTable>): Promise<void> {
+    await db.insertInto('assessments').values(row).execute();
+  },
+
+  /**
+   * Changes an assessment only if it is still at the expected version; returns whether it was.
+   * The version check and the write are one statement, so two saves from the same version can
+   * never both succeed.
+   */
+  async updateAssessmentAtVersion(
+    db: Executor,
+    id: string,
+    expectedVersion: number,
+    changes: Partial<Omit<Insertable<AssessmentsTable>, 'id' | 'version'>>,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('assessments')
+      .set({ ...changes, version: expectedVersion + 1 })
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async insertChildren(db: Executor, children: AssessmentChildren): Promise<void> {
+    if (children.symptoms.length > 0)
+      await db.insertInto('symptoms').values(children.symptoms).execute();
+    await db.insertInto('risk_factors').values(children.riskFactors).execute();
+    if (children.management.length > 0) {
+      await db.insertInto('management').values(children.management).execute();
+    }
+    await db.insertInto('results').values(children.results).execute();
+  },
+
+  async deleteChildren(db: Executor, assessmentId: string): Promise<void> {
+    for (const table of ['symptoms', 'risk_factors', 'management', 'results'] as const) {
+      await db.deleteFrom(table).where('assessment_id', '=', assessmentId).execute();
+    }
+  },
+
+  findAssessment(db: Executor, id: string): Promise<AssessmentRow | undefined> {
+    return db.selectFrom('assessments').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  findIdByCode(db: Executor, code: string): Promise<{ id: string } | undefined> {
+    return db
+      .selectFrom('assessments')
+      .select('id')
+      .where('assessment_code', '=', code)
+      .executeTakeFirst();
+  },
+
+  async load(db: Executor, id: string): Promise<StoredAssessment | undefined> {
+    const assessment = await this.findAssessment(db, id);
+    if (assessment === undefined) return undefined;
+    const [patient, symptoms, riskFactors, management, results, creator] = await Promise.all([
+      db
+        .selectFrom('patients')
+        .selectAll()
+        .where('id', '=', assessment.patient_id)
+        .executeTakeFirstOrThrow(),
+      db.selectFrom('symptoms').selectAll().where('assessment_id', '=', id).execute(),
+      db.selectFrom('risk_factors').selectAll().where('assessment_id', '=', id).executeTakeFirst(),
+      db.selectFrom('management').selectAll().where('assessment_id', '=', id).execute(),
+      db.selectFrom('results').selectAll().where('assessment_id', '=', id).execute(),
+      assessment.created_by === null
+        ? Promise.resolve(undefined)
+        : db
+            .selectFrom('users')
+            .select('display_name')
+            .where('id', '=', assessment.created_by)
+            .executeTakeFirst(),
+    ]);
+    return {
+      assessment,
+      patient,
+      symptoms,
+      riskFactors,
+      management,
+      results,
+      createdByName: creator?.display_name ?? null,
+    };
+  },
+
+  list(
+    db: Executor,
+    filter: AssessmentFilter,
+    limit: number,
+    after?: Cursor,
+  ): Promise<SummaryRow[]> {
+    let query = filtered(db, filter);
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('assessments.created_at', '<', after.createdAt),
+          eb.and([
+            eb('assessments.created_at', '=', after.createdAt),
+            eb('assessments.id', '<', after.id),
+          ]),
+        ]),
+      );
+    }
+    return query
+      .select([
+        'assessments.id',
+        'assessments.assessment_code',
+        'assessments.version',
+        'assessments.assessment_complete',
+        'assessments.total_score',
+        'assessments.signed_off',
+        'assessments.signed_off_at',
+        'assessments.signed_off_by',
+        'assessments.created_at',
+        'assessments.updated_at',
+        'patients.age',
+        'patients.gender',
+        'patients.bmi',
+      ])
+      .orderBy('assessments.created_at', 'desc')
+      .orderBy('assessments.id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  async count(db: Executor, filter: AssessmentFilter): Promise<number> {
+    const row = await filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};

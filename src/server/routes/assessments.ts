@@ -1,0 +1,213 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  assessmentBodySchema,
+  assessmentIdParamsSchema,
+  assessmentListQuerySchema,
+  assessmentListSchema,
+  assessmentSchema,
+} from '../../shared/api/assessments.ts';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import { requireUser } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import {
+  createAssessment,
+  deleteAssessment,
+  getAssessment,
+  listAssessments,
+  restoreAssessment,
+  signOffAssessment,
+  updateAssessment,
+  type Requester,
+} from '../services/assessments.ts';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+
+const tags = ['assessments'];
+
+function requester(request: FastifyRequest): Requester {
+  return { user: requireUser(request), address: request.ip };
+}
+
+export function etag(version: number): string {
+  return `"${version}"`;
+}
+
+/** The version an If-Match header names: `"3"`, `W/"3"` or a bare 3. */
+function ifMatchVersion(request: FastifyRequest): number | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return undefined;
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
+  if (match?.[1] === undefined) {
+    throw new AppError(
+      400,
+      'validation_failed',
+      'If-Match must name a version, such as "3".',
+      'If-Match',
+    );
+  }
+  return Number(match[1]);
+}
+
+export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/assessments',
+      {
+        config: { access: 'assessment.list' },
+        schema: {
+          summary:
+            'The history: live assessments, newest first, searched and filtered on the server',
+          tags,
+          querystring: assessmentListQuerySchema,
+          response: { 200: assessmentListSchema, ...errors },
+        },
+      },
+      async (request) => listAssessments(context, request.query),
+    );
+
+    app.post(
+      '/api/assessments',
+      {
+        config: { access: 'assessment.create' },
+        schema: {
+          summary: 'Create an assessment; the server computes every score',
+          description:
+            'A repeated code never makes a second record: with the same content the existing assessment is answered (200, a retried save); with other content 409 names it in error.existingId.',
+          tags,
+          body: assessmentBodySchema,
+          response: { 200: assessmentSchema, 201: assessmentSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { assessment, created } = await createAssessment(
+          context,
+          requester(request),
+          request.body,
+        );
+        void reply.header('etag', etag(assessment.version));
+        return reply.status(created ? 201 : 200).send(assessment);
+      },
+    );
+
+    app.get(
+      '/api/assessments/:id',
+      {
+        config: { access: 'assessment.view' },
+        schema: {
+          summary: 'Read one assessment; the ETag carries its version',
+          tags,
+          params: assessmentIdParamsSchema,
+          response: { 200: assessmentSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const assessment = await getAssessment(context, requireUser(request), request.params.id);
+        void reply.header('etag', etag(assessment.version));
+        return assessment;
+      },
+    );
+
+    app.put(
+      '/api/assessments/:id',
+      {
+        config: { access: 'assessment.update' },
+        schema: {
+          summary: 'Replace the inputs and notes; If-Match must carry the version it was based on',
+          tags,
+          params: assessmentIdParamsSchema,
+          headers: z.object({ 'if-match': z.string().optional() }),
+          body: assessmentBodySchema,
+          response: {
+            200: assessmentSchema,
+            ...errors,
+            412: errorEnvelopeSchema,
+            428: errorEnvelopeSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const version = ifMatchVersion(request);
+        if (version === undefined) {
+          throw new AppError(
+            428,
+            'precondition_required',
+            'An update must say which version it changes (If-Match).',
+            'If-Match',
+          );
+        }
+        const assessment = await updateAssessment(
+          context,
+          requester(request),
+          request.params.id,
+          version,
+          request.body,
+        );
+        void reply.header('etag', etag(assessment.version));
+        return assessment;
+      },
+    );
+
+    app.post(
+      '/api/assessments/:id/sign-off',
+      {
+        config: { access: 'assessment.signOff' },
+        schema: {
+          summary: 'Sign off an assessment; it cannot be undone and freezes the record',
+          tags,
+          params: assessmentIdParamsSchema,
+          response: { 200: assessmentSchema, ...errors, 412: errorEnvelopeSchema },
+        },
+      },
+      async (request, reply) => {
+        const assessment = await signOffAssessment(
+          context,
+          requester(request),
+          request.params.id,
+          ifMatchVersion(request),
+        );
+        void reply.header('etag', etag(assessment.version));
+        return assessment;
+      },
+    );
+
+    app.delete(
+      '/api/assessments/:id',
+      {
+        config: { access: 'assessment.delete' },
+        schema: {
+          summary: 'Delete an assessment (soft: it stays in the database, restorable by an admin)',
+          tags,
+          params: assessmentIdParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deleteAssessment(context, requester(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/assessments/:id/restore',
+      {
+        config: { access: 'assessment.restore' },
+        schema: {
+          summary: 'Restore a deleted assessment',
+          tags,
+          params: assessmentIdParamsSchema,
+          response: { 200: assessmentSchema, ...errors },
+        },
+      },
+      async (request) => restoreAssessment(context, requester(request), request.params.id),
+    );
+  };
+}

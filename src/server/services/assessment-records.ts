@@ -1,0 +1,160 @@
+import {
+  CONDITIONS,
+  FAMILY_HISTORY_CONDITIONS,
+  type AssessmentResult,
+  type Condition,
+  type PatientData,
+} from '../../engine/index.ts';
+import type { AssessmentChildren, StoredAssessment } from '../db/repositories/assessments.ts';
+import { bool } from '../db/repositories/executor.ts';
+import type { RiskFactorsTable } from '../db/schema.ts';
+
+/** The patient data a client sent, after validation: every part present, possibly empty. */
+export interface PatientInput {
+  demographics: NonNullable<PatientData['demographics']>;
+  riskFactors: NonNullable<PatientData['riskFactors']>;
+  symptoms: NonNullable<PatientData['symptoms']>;
+  management: NonNullable<PatientData['management']>;
+}
+
+const familyHistoryColumns = {
+  DM2: 'family_history_dm2',
+  Asthma: 'family_history_asthma',
+  Hypertension: 'family_history_hypertension',
+  Hyperlipidaemia: 'family_history_hyperlipidaemia',
+} as const satisfies Record<(typeof FAMILY_HISTORY_CONDITIONS)[number], keyof RiskFactorsTable>;
+
+type AnswerMap = Record<string, { present: boolean; severity?: string }>;
+
+/** The spec's tables (3.1) for one assessment: one row per answer, one per condition result. */
+export function childRows(
+  assessmentId: string,
+  input: PatientInput,
+  result: AssessmentResult,
+): AssessmentChildren {
+  const symptoms: AssessmentChildren['symptoms'] = [];
+  for (const condition of CONDITIONS) {
+    const answers = (input.symptoms[condition] ?? {}) as AnswerMap;
+    for (const [symptomKey, answer] of Object.entries(answers)) {
+      symptoms.push({
+        assessment_id: assessmentId,
+        condition,
+        symptom_key: symptomKey,
+        present: answer.present,
+        severity: answer.severity ?? null,
+      });
+    }
+  }
+  const familyHistory = input.riskFactors.familyHistory ?? {};
+  return {
+    symptoms,
+    riskFactors: {
+      assessment_id: assessmentId,
+      smoking: input.riskFactors.smoking ?? null,
+      family_history_dm2: familyHistory.DM2 ?? null,
+      family_history_asthma: familyHistory.Asthma ?? null,
+      family_history_hypertension: familyHistory.Hypertension ?? null,
+      family_history_hyperlipidaemia: familyHistory.Hyperlipidaemia ?? null,
+      household_tb_exposure: input.riskFactors.householdTBExposure ?? null,
+    },
+    management: CONDITIONS.flatMap((condition) => {
+      const answer = input.management[condition];
+      return answer === undefined
+        ? []
+        : [
+            {
+              assessment_id: assessmentId,
+              condition,
+              diagnosed: answer.diagnosed,
+              last_doctor_visit: answer.lastDoctorVisit ?? null,
+              prescription_duration: answer.prescriptionDuration ?? null,
+            },
+          ];
+    }),
+    results: result.conditions.map((c) => ({
+      assessment_id: assessmentId,
+      condition: c.condition,
+      total_score: c.totalScore,
+      factor_count: c.factorCount,
+      risk_status: c.riskStatus,
+      symptom_score: c.components.symptomScore,
+      risk_factor_score: c.components.riskFactorScore,
+      management_score: c.components.managementScore,
+      comorbidity_score: c.components.comorbidityScore,
+      threshold: c.details.threshold,
+      rule_set_version: result.ruleSetVersion,
+    })),
+  };
+}
+
+function withoutNulls<T extends Record<string, unknown>>(
+  record: T,
+): Partial<{ [K in keyof T]: NonNullable<T[K]> }> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null)) as Partial<{
+    [K in keyof T]: NonNullable<T[K]>;
+  }>;
+}
+
+/** Rebuilds the patient data from the stored rows: an unanswered question stays absent. */
+export function storedPatientInput(
+  stored: Pick<StoredAssessment, 'patient' | 'riskFactors' | 'symptoms' | 'management'>,
+): PatientInput {
+  const { patient, riskFactors } = stored;
+  const symptoms: Record<string, AnswerMap> = {};
+  for (const row of stored.symptoms) {
+    symptoms[row.condition] ??= {};
+    (symptoms[row.condition] as AnswerMap)[row.symptom_key] =
+      row.severity === null
+        ? { present: bool(row.present) }
+        : { present: bool(row.present), severity: row.severity };
+  }
+  const familyHistory =
+    riskFactors === undefined
+      ? {}
+      : withoutNulls(
+          Object.fromEntries(
+            FAMILY_HISTORY_CONDITIONS.map((c) => [c, bool(riskFactors[familyHistoryColumns[c]])]),
+          ) as Record<(typeof FAMILY_HISTORY_CONDITIONS)[number], boolean | null>,
+        );
+  const management: Partial<
+    Record<
+      Condition,
+      { diagnosed: boolean; lastDoctorVisit?: string; prescriptionDuration?: string }
+    >
+  > = {};
+  for (const row of stored.management) {
+    management[row.condition as Condition] = {
+      diagnosed: bool(row.diagnosed),
+      ...withoutNulls({
+        lastDoctorVisit: row.last_doctor_visit,
+        prescriptionDuration: row.prescription_duration,
+      }),
+    };
+  }
+  return {
+    demographics: withoutNulls({
+      age: patient.age,
+      gender: patient.gender,
+      height: patient.height,
+      weight: patient.weight,
+    }),
+    riskFactors:
+      riskFactors === undefined
+        ? {}
+        : {
+            ...withoutNulls({
+              smoking: bool(riskFactors.smoking),
+              householdTBExposure: bool(riskFactors.household_tb_exposure),
+            }),
+            ...(Object.keys(familyHistory).length === 0 ? {} : { familyHistory }),
+          },
+    symptoms,
+    // The rows were written from validated input, so their values are the catalogue's options.
+    management: management as PatientInput['management'],
+  };
+}
+
+/** Lower-cased text the history search looks into: id, code and the date in the clinic's zone. */
+export function searchText(id: string, code: string | null, localDate: string): string {
+  return [id, code ?? '', localDate].join(' ').toLowerCase();
+}

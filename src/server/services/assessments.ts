@@ -1,0 +1,415 @@
+import crypto from 'node:crypto';
+import {
+  DEFAULT_RULE_SET,
+  generateAssessmentCode,
+  RULE_SET_V2,
+  score,
+  type AssessmentResult,
+  type RuleSet,
+} from '../../engine/index.ts';
+import type {
+  Assessment,
+  AssessmentList,
+  assessmentBodySchema,
+  assessmentListQuerySchema,
+} from '../../shared/api/assessments.ts';
+import { signedOffUpdateMessage, staleVersionMessage } from '../../shared/api/assessments.ts';
+import type { SessionUser } from '../../shared/api/session.ts';
+import type { z } from 'zod';
+import { can } from '../auth/policy.ts';
+import type { AppContext } from '../context.ts';
+import {
+  assessmentsRepository,
+  type AssessmentRow,
+  type Cursor,
+  type StoredAssessment,
+} from '../db/repositories/assessments.ts';
+import { bool, type Executor } from '../db/repositories/executor.ts';
+import { AppError } from '../errors.ts';
+import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
+import { endOfDayExclusive, localDate, startOfDay } from '../time.ts';
+import { recordAudit } from './audit.ts';
+import {
+  childRows,
+  searchText,
+  storedPatientInput,
+  type PatientInput,
+} from './assessment-records.ts';
+import { parseHistorySearch } from './history-search.ts';
+
+type AssessmentBody = z.output<typeof assessmentBodySchema>;
+type ListQuery = z.output<typeof assessmentListQuerySchema>;
+
+export interface Requester {
+  user: SessionUser;
+  address: string;
+}
+
+/** Every rule set a stored result may name, so a record is always re-read with its own rules. */
+const ruleSets: ReadonlyMap<string, RuleSet> = new Map([[RULE_SET_V2.version, RULE_SET_V2]]);
+
+function ruleSetOf(version: string | undefined): RuleSet {
+  const ruleSet = ruleSets.get(version ?? DEFAULT_RULE_SET.version);
+  if (ruleSet === undefined) throw new Error(`Unknown rule set version ${version ?? ''}`);
+  return ruleSet;
+}
+
+function notFound(): AppError {
+  return new AppError(404, 'not_found', 'Failed to load assessment');
+}
+
+function patientInput(body: AssessmentBody): PatientInput {
+  return {
+    demographics: body.demographics,
+    riskFactors: body.riskFactors,
+    symptoms: body.symptoms,
+    management: body.management,
+  };
+}
+
+/** The whole assessment as the API shows it; results are recomputed with the stored rule set. */
+function present(stored: StoredAssessment): Assessment {
+  const input = storedPatientInput(stored);
+  const results: AssessmentResult = score(input, ruleSetOf(stored.results[0]?.rule_set_version));
+  return presentAssessment(stored, input, results);
+}
+
+async function loadOrThrow(db: Executor, id: string): Promise<StoredAssessment> {
+  const stored = await assessmentsRepository.load(db, id);
+  if (stored === undefined) throw notFound();
+  return stored;
+}
+
+function patientRow(input: PatientInput, result: AssessmentResult, at: string) {
+  const d = input.demographics;
+  return {
+    age: d.age ?? null,
+    gender: d.gender ?? null,
+    height: d.height ?? null,
+    weight: d.weight ?? null,
+    bmi: result.patientBMI,
+    updated_at: at,
+  };
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/** Whether a repeated create carries what is already stored (a retried save). */
+function sameContent(stored: StoredAssessment, input: PatientInput, notes: string | null): boolean {
+  const rows = childRows(stored.assessment.id, input, score(input));
+  const asStored = storedPatientInput({
+    patient: { ...stored.patient, ...patientRow(input, score(input), stored.patient.updated_at) },
+    riskFactors: rows.riskFactors as StoredAssessment['riskFactors'],
+    symptoms: rows.symptoms as StoredAssessment['symptoms'],
+    management: rows.management as StoredAssessment['management'],
+  });
+  return (
+    canonicalJson(asStored) === canonicalJson(storedPatientInput(stored)) &&
+    notes === stored.assessment.notes
+  );
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /UNIQUE constraint failed|duplicate key value/i.test(message);
+}
+
+/**
+ * A create that repeats an existing code never makes a second record: with the same content it
+ * answers the existing assessment (a retried save), otherwise 409 naming the existing id.
+ */
+async function existingForCode(
+  context: AppContext,
+  code: string,
+  input: PatientInput,
+  notes: string | null,
+): Promise<Assessment | undefined> {
+  const db = context.database.db;
+  const existing = await assessmentsRepository.findIdByCode(db, code);
+  if (existing === undefined) return undefined;
+  const stored = await loadOrThrow(db, existing.id);
+  if (stored.assessment.deleted_at === null && sameContent(stored, input, notes))
+    return present(stored);
+  throw new AppError(
+    409,
+    'conflict',
+    `An assessment with the code ${code} already exists.`,
+    'code',
+    {
+      existingId: existing.id,
+    },
+  );
+}
+
+function randomFraction(): number {
+  return crypto.randomInt(0, 2 ** 32) / 2 ** 32;
+}
+
+export async function createAssessment(
+  context: AppContext,
+  requester: Requester,
+  body: AssessmentBody,
+): Promise<{ assessment: Assessment; created: boolean }> {
+  const input = patientInput(body);
+  const notes = body.notes ?? null;
+  if (body.code !== undefined) {
+    const existing = await existingForCode(context, body.code, input, notes);
+    if (existing !== undefined) return { assessment: existing, created: false };
+  }
+
+  const now = context.now();
+  const at = now.toISOString();
+  const code = body.code ?? generateAssessmentCode(now.getTime(), randomFraction);
+  const id = crypto.randomUUID();
+  const patientId = crypto.randomUUID();
+  const result = score(input);
+  try {
+    await context.database.db.transaction().execute(async (trx) => {
+      await assessmentsRepository.insertPatient(trx, {
+        id: patientId,
+        ...patientRow(input, result, at),
+      });
+      await assessmentsRepository.insertAssessment(trx, {
+        id,
+        patient_id: patientId,
+        assessment_code: code,
+        assessment_complete: result.assessmentComplete,
+        total_score: result.totalScore,
+        notes,
+        created_at: at,
+        updated_at: at,
+        created_by: requester.user.id,
+        signed_off: false,
+        version: 1,
+        search_text: searchText(id, code, localDate(now, context.config.timeZone)),
+      });
+      await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+      await recordAudit(trx, {
+        at: now,
+        actor: requester.user,
+        action: 'assessment_create',
+        target: { type: 'assessment', id },
+        address: requester.address,
+      });
+    });
+  } catch (error) {
+    // Two saves of the same new assessment raced; the other one stored it.
+    if (body.code !== undefined && isUniqueViolation(error)) {
+      const existing = await existingForCode(context, body.code, input, notes);
+      if (existing !== undefined) return { assessment: existing, created: false };
+    }
+    throw error;
+  }
+  return { assessment: present(await loadOrThrow(context.database.db, id)), created: true };
+}
+
+function assertLive(row: AssessmentRow): void {
+  if (row.deleted_at !== null) throw notFound();
+}
+
+function assertVersion(row: AssessmentRow, expectedVersion: number | undefined): void {
+  if (expectedVersion !== undefined && row.version !== expectedVersion) {
+    throw new AppError(412, 'stale_version', staleVersionMessage);
+  }
+}
+
+export async function updateAssessment(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  expectedVersion: number,
+  body: AssessmentBody,
+): Promise<Assessment> {
+  const input = patientInput(body);
+  const result = score(input);
+  const now = context.now();
+  const at = now.toISOString();
+  await context.database.db.transaction().execute(async (trx) => {
+    const row = await assessmentsRepository.findAssessment(trx, id);
+    if (row === undefined) throw notFound();
+    assertLive(row);
+    if (bool(row.signed_off)) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
+    assertVersion(row, expectedVersion);
+    if (body.code !== undefined && body.code !== row.assessment_code) {
+      throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
+    }
+    const updated = await assessmentsRepository.updateAssessmentAtVersion(
+      trx,
+      id,
+      expectedVersion,
+      {
+        assessment_complete: result.assessmentComplete,
+        total_score: result.totalScore,
+        notes: body.notes === undefined ? row.notes : body.notes,
+        updated_at: at,
+      },
+    );
+    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    await assessmentsRepository.updatePatient(trx, row.patient_id, patientRow(input, result, at));
+    await assessmentsRepository.deleteChildren(trx, id);
+    await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'assessment_update',
+      target: { type: 'assessment', id },
+      address: requester.address,
+    });
+  });
+  return present(await loadOrThrow(context.database.db, id));
+}
+
+export async function signOffAssessment(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<Assessment> {
+  const now = context.now();
+  await context.database.db.transaction().execute(async (trx) => {
+    const row = await assessmentsRepository.findAssessment(trx, id);
+    if (row === undefined) throw notFound();
+    assertLive(row);
+    if (bool(row.signed_off)) {
+      throw new AppError(409, 'signed_off', 'This assessment is already signed off.');
+    }
+    assertVersion(row, expectedVersion);
+    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
+      signed_off: true,
+      signed_off_at: now.toISOString(),
+      signed_off_by: requester.user.displayName,
+      signed_off_by_user_id: requester.user.id,
+      updated_at: now.toISOString(),
+    });
+    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'assessment_sign_off',
+      target: { type: 'assessment', id },
+      address: requester.address,
+    });
+  });
+  return present(await loadOrThrow(context.database.db, id));
+}
+
+export async function deleteAssessment(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+): Promise<void> {
+  const now = context.now();
+  await context.database.db.transaction().execute(async (trx) => {
+    const row = await assessmentsRepository.findAssessment(trx, id);
+    if (row === undefined) throw notFound();
+    assertLive(row);
+    if (bool(row.signed_off) && !can(requester.user.role, 'assessment.deleteSignedOff')) {
+      throw new AppError(
+        403,
+        'forbidden',
+        'Only an administrator can delete a signed-off assessment.',
+      );
+    }
+    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
+      deleted_at: now.toISOString(),
+      deleted_by: requester.user.id,
+      updated_at: now.toISOString(),
+    });
+    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'assessment_delete',
+      target: { type: 'assessment', id },
+      address: requester.address,
+    });
+  });
+}
+
+export async function restoreAssessment(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+): Promise<Assessment> {
+  const now = context.now();
+  await context.database.db.transaction().execute(async (trx) => {
+    const row = await assessmentsRepository.findAssessment(trx, id);
+    if (row === undefined) throw notFound();
+    if (row.deleted_at === null)
+      throw new AppError(409, 'conflict', 'This assessment is not deleted.');
+    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
+      deleted_at: null,
+      deleted_by: null,
+      updated_at: now.toISOString(),
+    });
+    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action: 'assessment_restore',
+      target: { type: 'assessment', id },
+      address: requester.address,
+    });
+  });
+  return present(await loadOrThrow(context.database.db, id));
+}
+
+export async function getAssessment(
+  context: AppContext,
+  user: SessionUser,
+  id: string,
+): Promise<Assessment> {
+  const stored = await loadOrThrow(context.database.db, id);
+  if (stored.assessment.deleted_at !== null && !can(user.role, 'assessment.viewDeleted')) {
+    throw notFound();
+  }
+  return present(stored);
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  const [createdAt, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  if (createdAt === undefined || id === undefined || Number.isNaN(Date.parse(createdAt))) {
+    throw new AppError(400, 'validation_failed', 'cursor: Invalid cursor', 'cursor');
+  }
+  return { createdAt, id };
+}
+
+export async function listAssessments(
+  context: AppContext,
+  query: ListQuery,
+): Promise<AssessmentList> {
+  const db = context.database.db;
+  const zone = context.config.timeZone;
+  const filter = {
+    ...parseHistorySearch(query.q),
+    fromIso: query.from === undefined ? undefined : startOfDay(query.from, zone).toISOString(),
+    toIso: query.to === undefined ? undefined : endOfDayExclusive(query.to, zone).toISOString(),
+  };
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [rows, total, overallTotal] = await Promise.all([
+    assessmentsRepository.list(db, filter, query.limit + 1, after),
+    assessmentsRepository.count(db, filter),
+    assessmentsRepository.count(db, { textTerms: [], numberTerms: [] }),
+  ]);
+  const items = rows.slice(0, query.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(presentSummary),
+    total,
+    overallTotal,
+    nextCursor:
+      rows.length > query.limit && last !== undefined
+        ? encodeCursor({ createdAt: last.created_at, id: last.id })
+        : null,
+  };
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { CONDITIONS, GENDERS, isAssessmentCode, RISK_STATUSES } from '../../engine/index.ts';
+import { assessmentInputSchema } from '../assessment-input.ts';
+
+export const notesMaxLength = 20_000;
+
+/**
+ * What a client sends to create or replace an assessment: the patient data, notes and optionally
+ * the code made when the assessment was started. Fields a client may add beside these (results,
+ * scores) are dropped: the server computes every score itself.
+ */
+export const assessmentBodySchema = z.object({
+  code: z
+    .string()
+    .refine(isAssessmentCode, 'Invalid assessment code: expected ASS-{time}-{4 characters}')
+    .optional(),
+  demographics: assessmentInputSchema.shape.demographics.default({}),
+  riskFactors: assessmentInputSchema.shape.riskFactors.default({}),
+  symptoms: assessmentInputSchema.shape.symptoms.default({}),
+  management: assessmentInputSchema.shape.management.default({}),
+  notes: z.string().max(notesMaxLength).nullable().optional(),
+});
+export type AssessmentBody = z.input<typeof assessmentBodySchema>;
+
+const conditionSchema = z.enum(CONDITIONS);
+const riskStatusSchema = z.enum(RISK_STATUSES);
+
+export const conditionResultSchema = z.object({
+  condition: conditionSchema,
+  totalScore: z.number(),
+  factorCount: z.number(),
+  riskStatus: riskStatusSchema,
+  components: z.object({
+    symptomScore: z.number(),
+    riskFactorScore: z.number(),
+    comorbidityScore: z.number(),
+    managementScore: z.number(),
+  }),
+  managementScore: z.number().optional(),
+  details: z.object({
+    symptoms: z.array(
+      z.object({
+        name: z.string(),
+        weight: z.number(),
+        severityMultiplier: z.number(),
+        contribution: z.number(),
+      }),
+    ),
+    riskFactors: z.array(z.object({ name: z.string(), weight: z.number() })),
+    threshold: z.number(),
+    managementCap: z.number().optional(),
+  }),
+  interpretation: z.string(),
+});
+
+export const assessmentResultSchema = z.object({
+  conditions: z.array(conditionResultSchema),
+  patientBMI: z.number(),
+  assessmentComplete: z.boolean(),
+  totalScore: z.number(),
+  ruleSetVersion: z.string(),
+});
+
+export const assessmentSchema = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  version: z.number().int(),
+  demographics: assessmentInputSchema.shape.demographics.unwrap().extend({ bmi: z.number() }),
+  riskFactors: assessmentInputSchema.shape.riskFactors.unwrap(),
+  symptoms: assessmentInputSchema.shape.symptoms.unwrap(),
+  management: assessmentInputSchema.shape.management.unwrap(),
+  notes: z.string().nullable(),
+  results: assessmentResultSchema,
+  assessmentComplete: z.boolean(),
+  totalScore: z.number(),
+  signedOff: z.boolean(),
+  signedOffAt: z.string().nullable(),
+  signedOffBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.string().nullable(),
+  /** Set only on a soft-deleted assessment, which only an admin can read. */
+  deletedAt: z.string().nullable(),
+});
+export type Assessment = z.infer<typeof assessmentSchema>;
+
+export const assessmentIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** A history row: what the list shows without loading the whole record. */
+export const assessmentSummarySchema = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  version: z.number().int(),
+  age: z.number().nullable(),
+  gender: z.enum(GENDERS).nullable(),
+  bmi: z.number(),
+  assessmentComplete: z.boolean(),
+  totalScore: z.number(),
+  signedOff: z.boolean(),
+  signedOffAt: z.string().nullable(),
+  signedOffBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AssessmentSummary = z.infer<typeof assessmentSummarySchema>;
+
+export const assessmentListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional(),
+  /** Whole days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+  cursor: z.string().max(300).optional(),
+});
+export type AssessmentListQuery = z.input<typeof assessmentListQuerySchema>;
+
+export const assessmentListSchema = z.object({
+  items: z.array(assessmentSummarySchema),
+  /** How many assessments match the search and date filter. */
+  total: z.number().int(),
+  /** How many live assessments there are in all ('Found X of Y'). */
+  overallTotal: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type AssessmentList = z.infer<typeof assessmentListSchema>;
+
+export const staleVersionMessage =
+  'Someone else changed this assessment after you opened it. Reload it to see their changes; nothing was saved.';
+export const signedOffUpdateMessage = 'Cannot update signed-off assessment';
