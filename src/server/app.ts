@@ -17,6 +17,7 @@ import { installGuard } from './auth/guard.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
 import { productVersion } from './version.ts';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
   await app.register(assessmentRoutes(context));
+  await app.register(reviewRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

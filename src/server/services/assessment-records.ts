@@ -154,7 +154,10 @@ export function storedPatientInput(
   };
 }
 
-/** Lower-cased text the history search looks into: id, code and the date in the clinic's zone. */
+/**
+ * Lower-cased text the history search looks into: id, code, then `|` and the date in the clinic's
+ * zone, so that a number can be looked for in the date alone.
+ */
 export function searchText(id: string, code: string | null, localDate: string): string {
-  return [id, code ?? '', localDate].join(' ').toLowerCase();
+  return `${id} ${code ?? ''} |${localDate}`.toLowerCase();
 }

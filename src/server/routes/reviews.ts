@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { assessmentIdParamsSchema } from '../../shared/api/assessments.ts';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import {
+  agreementSummarySchema,
+  reviewBodySchema,
+  reviewLockBodySchema,
+  reviewSchema,
+} from '../../shared/api/reviews.ts';
+import { requireUser } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import type { Requester } from '../services/assessments.ts';
+import { getAgreementSummary, getReview, lockReview, saveReview } from '../services/reviews.ts';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+
+const tags = ['reviews'];
+
+function requester(request: FastifyRequest): Requester {
+  return { user: requireUser(request), address: request.ip };
+}
+
+export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/assessments/:id/review',
+      {
+        config: { access: 'review.view' },
+        schema: {
+          summary: "Read an assessment's doctor review; unreviewed conditions show the defaults",
+          tags,
+          params: assessmentIdParamsSchema,
+          response: { 200: reviewSchema, ...errors },
+        },
+      },
+      async (request) => getReview(context, requireUser(request), request.params.id),
+    );
+
+    app.put(
+      '/api/assessments/:id/review',
+      {
+        config: { access: 'review.save' },
+        schema: {
+          summary: 'Replace the whole review; conditions left out are saved as not agreed',
+          description: 'A locked review is refused with 409 review_locked and stays as it was.',
+          tags,
+          params: assessmentIdParamsSchema,
+          body: reviewBodySchema,
+          response: { 200: reviewSchema, ...errors },
+        },
+      },
+      async (request) => saveReview(context, requester(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/assessments/:id/review/lock',
+      {
+        config: { access: 'review.lock' },
+        schema: {
+          summary:
+            'Finalize the review for good, saving the given reviews first when there are any',
+          description:
+            'With no body or {} the stored review is locked; with reviews they are saved and locked in one step. A locked review is refused with 409 review_locked.',
+          tags,
+          params: assessmentIdParamsSchema,
+          body: reviewLockBodySchema,
+          response: { 200: reviewSchema, ...errors },
+        },
+      },
+      async (request) => lockReview(context, requester(request), request.params.id, request.body),
+    );
+
+    app.get(
+      '/api/reviews/agreement',
+      {
+        config: { access: 'review.view' },
+        schema: {
+          summary:
+            "How often doctors agreed with the rules, per condition and per the rules' risk status",
+          description: 'Counts the rows of finalized reviews of assessments that are not deleted.',
+          tags,
+          response: { 200: agreementSummarySchema, 401: errors[401], 403: errors[403] },
+        },
+      },
+      async () => getAgreementSummary(context),
+    );
+  };
+}
