@@ -16,6 +16,7 @@ import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { healthRoutes } from './routes/health.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -87,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
   await app.register(assessmentRoutes(context));
+  await app.register(codeExtractionRoutes(context));
   await app.register(reviewRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;

@@ -1,18 +1,8 @@
 /** Shared types of the nurse-notes code extractor (spec 2.5, 3.6, 9.4). */
+import { CONDITIONS, type Condition } from '../../engine/index.ts';
+import { CODE_TYPES } from '../../shared/api/code-extraction.ts';
 
-export const CODE_TYPES = [
-  'Assessment Code',
-  'ICD-10',
-  'ICD-9',
-  'NDC',
-  'Medication Code',
-  'CPT',
-  'LOINC',
-  'SNOMED CT',
-  'Patient ID',
-  'Lab Code',
-  'Custom Code',
-] as const;
+export { CODE_TYPES, CONDITIONS, type Condition };
 
 export type CodeType = (typeof CODE_TYPES)[number];
 
@@ -32,17 +22,6 @@ export interface CodeMatch {
   end: number;
   check: CheckOutcome;
 }
-
-export const CONDITIONS = [
-  'DM2',
-  'HIV',
-  'TB',
-  'Asthma',
-  'Hypertension',
-  'Hyperlipidaemia',
-] as const;
-
-export type Condition = (typeof CONDITIONS)[number];
 
 export type NoteKind = 'assessment_note' | 'doctor_comment';
 

@@ -1,0 +1,92 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { extractionResultSchema } from '../../shared/api/code-extraction.ts';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import { requireUser } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { extractionCsv, extractionReportText } from '../extraction/index.ts';
+import { extractCodesFromNotes } from '../services/code-extraction.ts';
+import type { Requester } from '../services/assessments.ts';
+import { localDate } from '../time.ts';
+
+const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const tags = ['code extraction'];
+
+function requester(request: FastifyRequest): Requester {
+  return { user: requireUser(request), address: request.ip };
+}
+
+export function codeExtractionRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/code-extraction',
+      {
+        config: { access: 'codes.extract' },
+        schema: {
+          summary: 'Scan every note and review comment of live assessments for codes',
+          description:
+            'With Accept: application/x-ndjson the answer streams {"type":"progress",...} lines while the scan runs, then one {"type":"result","result":...} line.',
+          tags,
+          response: { 200: extractionResultSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const who = requester(request);
+        if (!(request.headers.accept ?? '').includes('application/x-ndjson')) {
+          return extractCodesFromNotes(context, who);
+        }
+        const lines = new Readable({ read() {} });
+        extractCodesFromNotes(context, who, (scanned, total) => {
+          lines.push(`${JSON.stringify({ type: 'progress', scanned, total })}\n`);
+        }).then(
+          (result) => {
+            lines.push(`${JSON.stringify({ type: 'result', result })}\n`);
+            lines.push(null);
+          },
+          (error: unknown) => {
+            request.log.error({ err: error }, 'code extraction failed');
+            lines.push(`${JSON.stringify({ type: 'error' })}\n`);
+            lines.push(null);
+          },
+        );
+        return reply
+          .type('application/x-ndjson')
+          .send(lines as unknown as z.infer<typeof extractionResultSchema>);
+      },
+    );
+
+    for (const [url, kind] of [
+      ['/api/code-extraction/report.txt', 'report'],
+      ['/api/code-extraction/matches.csv', 'csv'],
+    ] as const) {
+      app.get(
+        url,
+        {
+          config: { access: 'codes.extract' },
+          schema: {
+            summary: kind === 'report' ? 'The extraction as a text report' : 'Every match as CSV',
+            tags,
+            response: { 200: z.string(), ...errors },
+          },
+        },
+        async (request, reply) => {
+          const result = await extractCodesFromNotes(context, requester(request));
+          const now = context.now();
+          const date = localDate(now, context.config.timeZone);
+          const [fileName, type, body] =
+            kind === 'report'
+              ? [
+                  `code-extraction-report-${date}.txt`,
+                  'text/plain; charset=utf-8',
+                  extractionReportText(result, now.toISOString()),
+                ]
+              : [`code-extraction-${date}.csv`, 'text/csv; charset=utf-8', extractionCsv(result)];
+          void reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`);
+          return body;
+        },
+      );
+    }
+  };
+}
