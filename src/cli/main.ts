@@ -8,6 +8,8 @@ Commands:
   serve [--build-if-needed]   Start the server (PORT, HOST, DATA_DIR, DATABASE_URL; see README)
   migrate                     Bring the database schema up to date
   score                       Score JSON-lines assessment inputs from stdin to stdout
+  seed --assessments N [--seed S]
+                              Fill the database with N realistic, varied assessments
   user add --username NAME --role ROLE [--display-name TEXT]
                               Create an account (the password is read from stdin)
   user list | disable NAME | set-password NAME | set-role NAME ROLE
@@ -29,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
       });
+    }
+    case 'seed': {
+      const { runSeedCommand } = await import('./commands/seed.ts');
+      return runSeedCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     }
     case 'score': {
       const { runScoreCommand } = await import('./commands/score.ts');

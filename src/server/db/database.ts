@@ -11,6 +11,8 @@ export type DatabaseEngine = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: DatabaseEngine;
+  /** The PostgreSQL schema the tables live in; undefined on SQLite. */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     // Exports stream through server-side cursors so memory stays flat at any size.
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      engine: 'postgres',
+      schema: options.postgresSchema ?? 'public',
+      close: () => db.destroy(),
+    };
   }
 
   const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'triage.sqlite');

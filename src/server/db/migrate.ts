@@ -5,6 +5,8 @@ import { migrations } from './migrations/index.ts';
 function migrator(handle: DatabaseHandle): Migrator {
   return new Migrator({
     db: handle.db,
+    // Named, or Kysely may take another schema's migration tables in the same database for ours.
+    ...(handle.schema === undefined ? {} : { migrationTableSchema: handle.schema }),
     provider: {
       getMigrations: () =>
         Promise.resolve(

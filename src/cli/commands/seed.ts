@@ -1,0 +1,82 @@
+import crypto from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { hashPassword, owaspScryptCost } from '../../server/auth/passwords.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { AppContext } from '../../server/context.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { usersRepository } from '../../server/db/repositories/users.ts';
+import { seedAssessments } from '../../server/services/seed.ts';
+
+const seedUsername = 'seed-data';
+
+/** Seeded records are attributed to a disabled account that nobody can sign in as. */
+async function seedUser(context: AppContext): Promise<{ id: string; displayName: string }> {
+  const db = context.database.db;
+  const existing = await usersRepository.findByUsername(db, seedUsername);
+  if (existing !== undefined) return { id: existing.id, displayName: existing.display_name };
+  const id = crypto.randomUUID();
+  const at = context.now().toISOString();
+  await usersRepository.insert(db, {
+    id,
+    username: seedUsername,
+    display_name: 'Seed Data',
+    role: 'nurse',
+    password_hash: await hashPassword(
+      crypto.randomBytes(32).toString('base64url'),
+      context.passwordCost,
+    ),
+    disabled: true,
+    created_at: at,
+    updated_at: at,
+  });
+  return { id, displayName: 'Seed Data' };
+}
+
+export async function runSeedCommand(
+  args: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { assessments: { type: 'string' }, seed: { type: 'string', default: '1' } },
+  });
+  const count = Number(values.assessments);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+    io.stderr.write(
+      'Usage: triage seed --assessments N [--seed S]   (N a whole number of at least 1)\n',
+    );
+    return 2;
+  }
+  const config = loadConfig();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database);
+    const context: AppContext = {
+      config,
+      database,
+      now: () => new Date(),
+      passwordCost: owaspScryptCost,
+    };
+    const user = await seedUser(context);
+    const started = performance.now();
+    let lastReport = 0;
+    await seedAssessments(context, {
+      assessments: count,
+      seed,
+      user,
+      onProgress: (written) => {
+        const now = performance.now();
+        if (now - lastReport > 2000 || written === count) {
+          lastReport = now;
+          const rate = Math.round(written / ((now - started) / 1000));
+          io.stdout.write(`Seeded ${written} of ${count} assessments (${rate} a second)\n`);
+        }
+      },
+    });
+    return 0;
+  } finally {
+    await database.close();
+  }
+}

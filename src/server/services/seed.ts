@@ -1,0 +1,233 @@
+import {
+  CONDITIONS,
+  DEFAULT_RULE_SET,
+  generateAssessmentCode,
+  LAST_DOCTOR_VISIT_OPTIONS,
+  PRESCRIPTION_DURATION_OPTIONS,
+  score,
+  SEVERITIES,
+  type Condition,
+} from '../../engine/index.ts';
+import type { Insertable } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { insertRows } from '../db/repositories/bulk.ts';
+import type { Database } from '../db/schema.ts';
+import { localDate } from '../time.ts';
+import { childRows, searchText, type PatientInput } from './assessment-records.ts';
+
+/** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A v4-shaped UUID from the generator, so seeded ids are reproducible too. */
+function uuid(random: () => number): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+const noteTemplates: ReadonlyArray<(code: string) => string> = [
+  () => 'Patient reports feeling well. Advised diet and exercise; review in 3 months.',
+  () => 'BP 128/84, pulse 76. Metformin 500 mg twice daily, tolerating well. Phone 011-555-0142.',
+  () => 'Follow-up booked for 2026-03-14. Discussed smoking cessation.',
+  () => 'Known T2DM, E11.9. HbA1c requested (LOINC 4548-4).',
+  () => 'Hypertension I10 on amlodipine 5 mg daily; BP 142/90 today.',
+  () => 'Hyperlipidaemia E78.5, started atorvastatin (RX-20441). Lipid panel ordered.',
+  () => 'Productive cough for 3 weeks, night sweats. Sputum for TB, query A15.0. CPT 87116.',
+  () => 'Asthma J45.909, inhaler technique reviewed. Salbutamol NDC 0173-0682-20.',
+  () => 'HIV B20 on ART, adherent. Viral load due. SNOMED 86406008.',
+  (code) => `Repeat of ${code}; see previous assessment for baseline values.`,
+  () => 'Fasting glucose 7.8 mmol/L on 2025-11-02; weight 92 kg, height 171 cm.',
+  () => 'MRN 4471882 transferred from district clinic; LAB-55102 pending.',
+];
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+/** Varied patient data: every condition and status, some answers missing (incomplete records). */
+function patientData(random: () => number): PatientInput {
+  const incomplete = random() < 0.08;
+  const demographics: PatientInput['demographics'] = {
+    ...(incomplete && random() < 0.5 ? {} : { age: 18 + Math.floor(random() * 70) }),
+    ...(incomplete && random() < 0.3 ? {} : { gender: random() < 0.55 ? 'Female' : 'Male' }),
+    ...(incomplete && random() < 0.5 ? {} : { height: Math.round(1500 + random() * 450) / 10 }),
+    ...(incomplete && random() < 0.5 ? {} : { weight: Math.round(450 + random() * 800) / 10 }),
+  };
+  const symptoms: Record<string, Record<string, { present: boolean; severity?: string }>> = {};
+  const management: Partial<Record<Condition, PatientInput['management'][Condition]>> = {};
+  for (const condition of CONDITIONS) {
+    const rules = DEFAULT_RULE_SET.conditions[condition];
+    const answers: Record<string, { present: boolean; severity?: string }> = {};
+    for (const symptom of rules.symptoms) {
+      const present = random() < 0.3;
+      if (!present) {
+        if (random() < 0.5) answers[symptom.key] = { present: false };
+        continue;
+      }
+      answers[symptom.key] =
+        symptom.scale === 'severity'
+          ? { present, severity: pick(random, SEVERITIES) }
+          : symptom.scale === 'weightChange'
+            ? { present, severity: random() < 0.8 ? 'loss' : 'gain' }
+            : { present };
+    }
+    if (Object.keys(answers).length > 0) symptoms[condition] = answers;
+    if (random() < 0.12) {
+      management[condition] = {
+        diagnosed: true,
+        lastDoctorVisit: pick(random, LAST_DOCTOR_VISIT_OPTIONS),
+        prescriptionDuration: pick(random, PRESCRIPTION_DURATION_OPTIONS),
+      };
+    } else if (random() < 0.3) {
+      management[condition] = { diagnosed: false };
+    }
+  }
+  return {
+    demographics,
+    riskFactors: {
+      smoking: random() < 0.2,
+      familyHistory: {
+        DM2: random() < 0.25,
+        Asthma: random() < 0.15,
+        Hypertension: random() < 0.3,
+        Hyperlipidaemia: random() < 0.2,
+      },
+      householdTBExposure: random() < 0.1,
+    },
+    // The generator draws only the catalogue's keys and scales.
+    symptoms: symptoms,
+    management,
+  };
+}
+
+type Rows = { [T in keyof Database]: Insertable<Database[T]>[] };
+
+function emptyRows(): Rows {
+  return {
+    users: [],
+    sessions: [],
+    login_failures: [],
+    audit_events: [],
+    patients: [],
+    assessments: [],
+    symptoms: [],
+    risk_factors: [],
+    management: [],
+    results: [],
+    doctor_reviews: [],
+  };
+}
+
+export interface SeedOptions {
+  assessments: number;
+  seed: number;
+  /** The user recorded as creator, signer and reviewer of the seeded records. */
+  user: { id: string; displayName: string };
+  /** Records per transaction. */
+  batchSize?: number;
+  onProgress?: (written: number) => void;
+}
+
+const tablesInOrder = [
+  'patients',
+  'assessments',
+  'symptoms',
+  'risk_factors',
+  'management',
+  'results',
+  'doctor_reviews',
+] as const;
+
+/**
+ * Writes realistic, varied assessments straight through the repositories, many per transaction:
+ * all conditions and statuses, notes with and without codes, some signed off, reviewed, deleted.
+ */
+export async function seedAssessments(context: AppContext, options: SeedOptions): Promise<void> {
+  const random = seededRandom(options.seed);
+  const batchSize = options.batchSize ?? 2000;
+  const end = context.now().getTime();
+  const span = 2 * 365 * 24 * 3_600_000;
+  let written = 0;
+  while (written < options.assessments) {
+    const rows = emptyRows();
+    const count = Math.min(batchSize, options.assessments - written);
+    for (let i = 0; i < count; i++) {
+      const createdMs = Math.floor(end - span * random());
+      const created = new Date(createdMs);
+      const at = created.toISOString();
+      const id = uuid(random);
+      const patientId = uuid(random);
+      const code = generateAssessmentCode(createdMs, random);
+      const input = patientData(random);
+      const result = score(input);
+      const signedOff = random() < 0.3;
+      const deleted = random() < 0.02;
+      const notes = random() < 0.6 ? pick(random, noteTemplates)(code) : null;
+      rows.patients.push({
+        id: patientId,
+        age: input.demographics.age ?? null,
+        gender: input.demographics.gender ?? null,
+        height: input.demographics.height ?? null,
+        weight: input.demographics.weight ?? null,
+        bmi: result.patientBMI,
+        updated_at: at,
+      });
+      rows.assessments.push({
+        id,
+        patient_id: patientId,
+        assessment_code: code,
+        assessment_complete: result.assessmentComplete,
+        total_score: result.totalScore,
+        notes,
+        created_at: at,
+        updated_at: at,
+        created_by: options.user.id,
+        signed_off: signedOff,
+        signed_off_at: signedOff ? at : null,
+        signed_off_by: signedOff ? options.user.displayName : null,
+        signed_off_by_user_id: signedOff ? options.user.id : null,
+        version: signedOff ? 2 : 1,
+        deleted_at: deleted ? at : null,
+        deleted_by: deleted ? options.user.id : null,
+        search_text: searchText(id, code, localDate(created, context.config.timeZone)),
+      });
+      const children = childRows(id, input, result);
+      rows.symptoms.push(...children.symptoms);
+      rows.risk_factors.push(children.riskFactors);
+      rows.management.push(...children.management);
+      rows.results.push(...children.results);
+      if (random() < 0.1) {
+        const locked = random() < 0.6;
+        for (const condition of CONDITIONS) {
+          rows.doctor_reviews.push({
+            id: uuid(random),
+            assessment_id: id,
+            condition,
+            agreed: random() < 0.8,
+            comments: random() < 0.2 ? 'Agree; repeat HbA1c, consider E11.9 if confirmed.' : '',
+            created_at: at,
+            reviewed_by: options.user.displayName,
+            reviewed_by_user_id: options.user.id,
+            locked,
+          });
+        }
+      }
+    }
+    await context.database.db.transaction().execute(async (trx) => {
+      for (const table of tablesInOrder) await insertRows(trx, table, rows[table]);
+    });
+    written += count;
+    options.onProgress?.(written);
+  }
+}
