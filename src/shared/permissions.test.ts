@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roles, type Role } from '../../shared/api/users.ts';
-import { can, permissions, type Action } from './policy.ts';
+import { roles, type Role } from './api/users.ts';
+import { can, permissions, type Action } from './permissions.ts';
 
 /**
  * The role table of decisions.md section 1, transcribed row by row. Each cell is a test: the

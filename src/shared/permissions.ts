@@ -1,0 +1,36 @@
+import type { Role } from './api/users.ts';
+
+/**
+ * Every permission in one place: the role table of decisions.md section 1. The server enforces
+ * it (a route names the action it performs; a service checks resource-dependent actions such as a
+ * signed-off delete); the browser reads it only to decide what to offer.
+ */
+export const permissions = {
+  'assessment.create': ['nurse', 'doctor', 'admin'],
+  'assessment.update': ['nurse', 'doctor', 'admin'],
+  'assessment.view': ['nurse', 'doctor', 'admin'],
+  'assessment.list': ['nurse', 'doctor', 'admin'],
+  'assessment.report': ['nurse', 'doctor', 'admin'],
+  'assessment.signOff': ['nurse', 'doctor', 'admin'],
+  'assessment.delete': ['nurse', 'doctor', 'admin'],
+  'assessment.deleteSignedOff': ['admin'],
+  'assessment.restore': ['admin'],
+  /** Reading deleted assessments goes with restoring them. */
+  'assessment.viewDeleted': ['admin'],
+  'review.view': ['doctor', 'admin'],
+  'review.save': ['doctor', 'admin'],
+  'review.lock': ['doctor', 'admin'],
+  'export.bulk': ['doctor', 'admin'],
+  'export.fhir': ['doctor', 'admin'],
+  'codes.extract': ['doctor', 'admin'],
+  'users.manage': ['admin'],
+  'audit.read': ['admin'],
+  /** Any signed-in user may report a browser error to the server log. */
+  'clientErrors.report': ['nurse', 'doctor', 'admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof permissions;
+
+export function can(role: Role, action: Action): boolean {
+  return (permissions[action] as readonly Role[]).includes(role);
+}
