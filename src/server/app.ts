@@ -26,7 +26,7 @@ import { productVersion } from './version.ts';
 export interface BuildAppOptions {
   context: AppContext;
   /** Folder of the built web app; when it does not exist only the API is served. */
-  webRoot?: string;
+  webRoot?: string | undefined;
   /** pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
 }

@@ -16,6 +16,8 @@ export interface Config {
   timeZone: string;
   adminUsername: string | undefined;
   adminPassword: string | undefined;
+  /** Folder of the built web app; the default is where `npm run build` puts it. */
+  webRoot: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -82,5 +84,6 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone,
     adminUsername: env.TRIAGE_ADMIN_USERNAME || undefined,
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
+    webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
   };
 }

@@ -22,7 +22,7 @@ export async function runServeCommand(args: string[]): Promise<number> {
   await migrateToLatest(database);
   const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
   await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
-  const app = await buildApp({ context });
+  const app = await buildApp({ context, webRoot: config.webRoot });
 
   let closing = false;
   const shutdown = (signal: string) => {
