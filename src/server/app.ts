@@ -16,8 +16,11 @@ import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
+import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
@@ -87,9 +90,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionRoutes(context));
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
+  await app.register(populationRoutes(context));
   await app.register(assessmentRoutes(context));
   await app.register(codeExtractionRoutes(context));
+  await app.register(exportRoutes(context));
   await app.register(reviewRoutes(context));
+  await app.register(clientErrorRoutes());
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

@@ -47,6 +47,11 @@ export function requireUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
+/** Who makes a request: the signed-in user and the address, as services and the audit need. */
+export function requesterOf(request: FastifyRequest): { user: SessionUser; address: string } {
+  return { user: requireUser(request), address: request.ip };
+}
+
 /** Throws 403 unless the signed-in user's role may perform the action. */
 export function authorize(request: FastifyRequest, action: Action): SessionUser {
   const user = requireUser(request);

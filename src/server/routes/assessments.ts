@@ -8,8 +8,7 @@ import {
   assessmentListSchema,
   assessmentSchema,
 } from '../../shared/api/assessments.ts';
-import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
-import { requireUser } from '../auth/guard.ts';
+import { requesterOf, requireUser } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import {
@@ -20,22 +19,12 @@ import {
   restoreAssessment,
   signOffAssessment,
   updateAssessment,
-  type Requester,
 } from '../services/assessments.ts';
+import { errorResponses } from './responses.ts';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const tags = ['assessments'];
-
-function requester(request: FastifyRequest): Requester {
-  return { user: requireUser(request), address: request.ip };
-}
 
 export function etag(version: number): string {
   return `"${version}"`;
@@ -90,7 +79,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { assessment, created } = await createAssessment(
           context,
-          requester(request),
+          requesterOf(request),
           request.body,
         );
         void reply.header('etag', etag(assessment.version));
@@ -129,8 +118,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: {
             200: assessmentSchema,
             ...errors,
-            412: errorEnvelopeSchema,
-            428: errorEnvelopeSchema,
+            ...errorResponses(412, 428),
           },
         },
       },
@@ -146,7 +134,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
         }
         const assessment = await updateAssessment(
           context,
-          requester(request),
+          requesterOf(request),
           request.params.id,
           version,
           request.body,
@@ -164,13 +152,13 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: 'Sign off an assessment; it cannot be undone and freezes the record',
           tags,
           params: assessmentIdParamsSchema,
-          response: { 200: assessmentSchema, ...errors, 412: errorEnvelopeSchema },
+          response: { 200: assessmentSchema, ...errors, ...errorResponses(412) },
         },
       },
       async (request, reply) => {
         const assessment = await signOffAssessment(
           context,
-          requester(request),
+          requesterOf(request),
           request.params.id,
           ifMatchVersion(request),
         );
@@ -191,7 +179,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await deleteAssessment(context, requester(request), request.params.id);
+        await deleteAssessment(context, requesterOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );
@@ -207,7 +195,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: assessmentSchema, ...errors },
         },
       },
-      async (request) => restoreAssessment(context, requester(request), request.params.id),
+      async (request) => restoreAssessment(context, requesterOf(request), request.params.id),
     );
   };
 }

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/api/audit.ts';
-import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import type { AppContext } from '../context.ts';
+import { errorResponses } from './responses.ts';
 import { auditCsvLines, listAudit } from '../services/audit-trail.ts';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(400, 401, 403);
 
 export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

@@ -1,22 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { extractionResultSchema } from '../../shared/api/code-extraction.ts';
-import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
-import { requireUser } from '../auth/guard.ts';
+import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { extractionCsv, extractionReportText } from '../extraction/index.ts';
 import { extractCodesFromNotes } from '../services/code-extraction.ts';
-import type { Requester } from '../services/assessments.ts';
 import { localDate } from '../time.ts';
+import { errorResponses } from './responses.ts';
 
-const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(401, 403);
 const tags = ['code extraction'];
-
-function requester(request: FastifyRequest): Requester {
-  return { user: requireUser(request), address: request.ip };
-}
 
 export function codeExtractionRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -33,7 +27,7 @@ export function codeExtractionRoutes(context: AppContext): FastifyPluginAsyncZod
         },
       },
       async (request, reply) => {
-        const who = requester(request);
+        const who = requesterOf(request);
         if (!(request.headers.accept ?? '').includes('application/x-ndjson')) {
           return extractCodesFromNotes(context, who);
         }
@@ -72,7 +66,7 @@ export function codeExtractionRoutes(context: AppContext): FastifyPluginAsyncZod
           },
         },
         async (request, reply) => {
-          const result = await extractCodesFromNotes(context, requester(request));
+          const result = await extractCodesFromNotes(context, requesterOf(request));
           const now = context.now();
           const date = localDate(now, context.config.timeZone);
           const [fileName, type, body] =

@@ -1,31 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { assessmentIdParamsSchema } from '../../shared/api/assessments.ts';
-import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import {
   agreementSummarySchema,
   reviewBodySchema,
   reviewLockBodySchema,
   reviewSchema,
 } from '../../shared/api/reviews.ts';
-import { requireUser } from '../auth/guard.ts';
+import { requesterOf, requireUser } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
-import type { Requester } from '../services/assessments.ts';
 import { getAgreementSummary, getReview, lockReview, saveReview } from '../services/reviews.ts';
+import { errorResponses } from './responses.ts';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const tags = ['reviews'];
-
-function requester(request: FastifyRequest): Requester {
-  return { user: requireUser(request), address: request.ip };
-}
 
 export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -56,7 +44,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: reviewSchema, ...errors },
         },
       },
-      async (request) => saveReview(context, requester(request), request.params.id, request.body),
+      async (request) => saveReview(context, requesterOf(request), request.params.id, request.body),
     );
 
     app.post(
@@ -74,7 +62,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: reviewSchema, ...errors },
         },
       },
-      async (request) => lockReview(context, requester(request), request.params.id, request.body),
+      async (request) => lockReview(context, requesterOf(request), request.params.id, request.body),
     );
 
     app.get(

@@ -5,10 +5,11 @@ import { loginBodySchema, sessionResponseSchema } from '../../shared/api/session
 import { login } from '../auth/login.ts';
 import { endSession, sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { errorResponses } from './responses.ts';
 import { requireUser } from '../auth/guard.ts';
 import { recordAudit } from '../services/audit.ts';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(400, 401, 403);
 
 export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

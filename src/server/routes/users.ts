@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import {
   createUserBodySchema,
   updateUserBodySchema,
@@ -8,15 +7,10 @@ import {
   userSchema,
 } from '../../shared/api/users.ts';
 import type { AppContext } from '../context.ts';
+import { errorResponses } from './responses.ts';
 import { createUser, listUsers, updateUser } from '../services/users.ts';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

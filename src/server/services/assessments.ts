@@ -2,10 +2,9 @@ import crypto from 'node:crypto';
 import {
   DEFAULT_RULE_SET,
   generateAssessmentCode,
-  RULE_SET_V2,
+  ruleSetByVersion,
   score,
   type AssessmentResult,
-  type RuleSet,
 } from '../../engine/index.ts';
 import type {
   Assessment,
@@ -14,12 +13,14 @@ import type {
   assessmentListQuerySchema,
 } from '../../shared/api/assessments.ts';
 import { signedOffUpdateMessage, staleVersionMessage } from '../../shared/api/assessments.ts';
+import type { AuditAction } from '../../shared/api/audit.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { z } from 'zod';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
 import {
   assessmentsRepository,
+  type AssessmentFilter,
   type AssessmentRow,
   type Cursor,
   type StoredAssessment,
@@ -45,15 +46,6 @@ export interface Requester {
   address: string;
 }
 
-/** Every rule set a stored result may name, so a record is always re-read with its own rules. */
-const ruleSets: ReadonlyMap<string, RuleSet> = new Map([[RULE_SET_V2.version, RULE_SET_V2]]);
-
-function ruleSetOf(version: string | undefined): RuleSet {
-  const ruleSet = ruleSets.get(version ?? DEFAULT_RULE_SET.version);
-  if (ruleSet === undefined) throw new Error(`Unknown rule set version ${version ?? ''}`);
-  return ruleSet;
-}
-
 function notFound(): AppError {
   return new AppError(404, 'not_found', 'Failed to load assessment');
 }
@@ -70,7 +62,10 @@ function patientInput(body: AssessmentBody): PatientInput {
 /** The whole assessment as the API shows it; results are recomputed with the stored rule set. */
 function present(stored: StoredAssessment): Assessment {
   const input = storedPatientInput(stored);
-  const results: AssessmentResult = score(input, ruleSetOf(stored.results[0]?.rule_set_version));
+  const results: AssessmentResult = score(
+    input,
+    ruleSetByVersion(stored.results[0]?.rule_set_version ?? DEFAULT_RULE_SET.version),
+  );
   return presentAssessment(stored, input, results);
 }
 
@@ -265,36 +260,60 @@ export async function updateAssessment(
   return present(await loadOrThrow(context.database.db, id));
 }
 
+type AssessmentChanges = Parameters<typeof assessmentsRepository.updateAssessmentAtVersion>[3];
+
+/**
+ * One audited change of an assessment's own row, in one transaction: `decide` checks the row
+ * (throwing to refuse) and says what to change; the write succeeds only at the version read.
+ */
+async function changeAssessment(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  action: AuditAction,
+  decide: (row: AssessmentRow, at: string) => AssessmentChanges,
+): Promise<void> {
+  const now = context.now();
+  await context.database.db.transaction().execute(async (trx) => {
+    const row = await assessmentsRepository.findAssessment(trx, id);
+    if (row === undefined) throw notFound();
+    const changes = decide(row, now.toISOString());
+    const updated = await assessmentsRepository.updateAssessmentAtVersion(
+      trx,
+      id,
+      row.version,
+      changes,
+    );
+    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action,
+      target: { type: 'assessment', id },
+      address: requester.address,
+    });
+  });
+}
+
 export async function signOffAssessment(
   context: AppContext,
   requester: Requester,
   id: string,
   expectedVersion: number | undefined,
 ): Promise<Assessment> {
-  const now = context.now();
-  await context.database.db.transaction().execute(async (trx) => {
-    const row = await assessmentsRepository.findAssessment(trx, id);
-    if (row === undefined) throw notFound();
+  await changeAssessment(context, requester, id, 'assessment_sign_off', (row, at) => {
     assertLive(row);
     if (bool(row.signed_off)) {
       throw new AppError(409, 'signed_off', 'This assessment is already signed off.');
     }
     assertVersion(row, expectedVersion);
-    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
+    return {
       signed_off: true,
-      signed_off_at: now.toISOString(),
+      signed_off_at: at,
       signed_off_by: requester.user.displayName,
       signed_off_by_user_id: requester.user.id,
-      updated_at: now.toISOString(),
-    });
-    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
-    await recordAudit(trx, {
-      at: now,
-      actor: requester.user,
-      action: 'assessment_sign_off',
-      target: { type: 'assessment', id },
-      address: requester.address,
-    });
+      updated_at: at,
+    };
   });
   return present(await loadOrThrow(context.database.db, id));
 }
@@ -304,10 +323,7 @@ export async function deleteAssessment(
   requester: Requester,
   id: string,
 ): Promise<void> {
-  const now = context.now();
-  await context.database.db.transaction().execute(async (trx) => {
-    const row = await assessmentsRepository.findAssessment(trx, id);
-    if (row === undefined) throw notFound();
+  await changeAssessment(context, requester, id, 'assessment_delete', (row, at) => {
     assertLive(row);
     if (bool(row.signed_off) && !can(requester.user.role, 'assessment.deleteSignedOff')) {
       throw new AppError(
@@ -316,19 +332,7 @@ export async function deleteAssessment(
         'Only an administrator can delete a signed-off assessment.',
       );
     }
-    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
-      deleted_at: now.toISOString(),
-      deleted_by: requester.user.id,
-      updated_at: now.toISOString(),
-    });
-    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
-    await recordAudit(trx, {
-      at: now,
-      actor: requester.user,
-      action: 'assessment_delete',
-      target: { type: 'assessment', id },
-      address: requester.address,
-    });
+    return { deleted_at: at, deleted_by: requester.user.id, updated_at: at };
   });
 }
 
@@ -337,25 +341,10 @@ export async function restoreAssessment(
   requester: Requester,
   id: string,
 ): Promise<Assessment> {
-  const now = context.now();
-  await context.database.db.transaction().execute(async (trx) => {
-    const row = await assessmentsRepository.findAssessment(trx, id);
-    if (row === undefined) throw notFound();
+  await changeAssessment(context, requester, id, 'assessment_restore', (row, at) => {
     if (row.deleted_at === null)
       throw new AppError(409, 'conflict', 'This assessment is not deleted.');
-    const updated = await assessmentsRepository.updateAssessmentAtVersion(trx, id, row.version, {
-      deleted_at: null,
-      deleted_by: null,
-      updated_at: now.toISOString(),
-    });
-    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
-    await recordAudit(trx, {
-      at: now,
-      actor: requester.user,
-      action: 'assessment_restore',
-      target: { type: 'assessment', id },
-      address: requester.address,
-    });
+    return { deleted_at: null, deleted_by: null, updated_at: at };
   });
   return present(await loadOrThrow(context.database.db, id));
 }
@@ -384,17 +373,24 @@ function decodeCursor(text: string): Cursor {
   return { createdAt, id };
 }
 
+/** The history's search words and whole days in the clinic's time zone, as a filter. */
+export function historyFilter(
+  query: { q?: string | undefined; from?: string | undefined; to?: string | undefined },
+  timeZone: string,
+): AssessmentFilter {
+  return {
+    ...parseHistorySearch(query.q),
+    fromIso: query.from === undefined ? undefined : startOfDay(query.from, timeZone).toISOString(),
+    toIso: query.to === undefined ? undefined : endOfDayExclusive(query.to, timeZone).toISOString(),
+  };
+}
+
 export async function listAssessments(
   context: AppContext,
   query: ListQuery,
 ): Promise<AssessmentList> {
   const db = context.database.db;
-  const zone = context.config.timeZone;
-  const filter = {
-    ...parseHistorySearch(query.q),
-    fromIso: query.from === undefined ? undefined : startOfDay(query.from, zone).toISOString(),
-    toIso: query.to === undefined ? undefined : endOfDayExclusive(query.to, zone).toISOString(),
-  };
+  const filter = historyFilter(query, context.config.timeZone);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const [rows, total, overallTotal] = await Promise.all([
     assessmentsRepository.list(db, filter, query.limit + 1, after),

@@ -54,7 +54,7 @@ export type SummaryRow = Pick<
 export interface AssessmentFilter {
   /** Each must occur in the id, code or date text. */
   textTerms: string[];
-  /** Terms of digits only: the age equals it, or the text contains it. */
+  /** Short numbers: the age equals it, or the date contains it (never a digit of an id). */
   numberTerms: string[];
   gender?: 'Male' | 'Female' | undefined;
   signedOff?: boolean | undefined;
@@ -73,7 +73,7 @@ function containsPattern(term: string): string {
   return `%${term.replaceAll('\\', '\\\\').replaceAll('%', '\\%').replaceAll('_', '\\_')}%`;
 }
 
-function filtered(db: Executor, filter: AssessmentFilter) {
+export function filteredAssessments(db: Executor, filter: AssessmentFilter) {
   let query = db
     .selectFrom('assessments')
     .innerJoin('patients', 'patients.id', 'assessments.patient_id')
@@ -87,7 +87,7 @@ function filtered(db: Executor, filter: AssessmentFilter) {
     query = query.where((eb) =>
       eb.or([
         eb('patients.age', '=', Number(term)),
-        sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
+        sql<boolean>`assessments.search_text like ${`%|${containsPattern(term)}`} escape '\\'`,
       ]),
     );
   }
@@ -206,7 +206,7 @@ export const assessmentsRepository = {
     limit: number,
     after?: Cursor,
   ): Promise<SummaryRow[]> {
-    let query = filtered(db, filter);
+    let query = filteredAssessments(db, filter);
     if (after !== undefined) {
       query = query.where((eb) =>
         eb.or([
@@ -241,7 +241,7 @@ export const assessmentsRepository = {
   },
 
   async count(db: Executor, filter: AssessmentFilter): Promise<number> {
-    const row = await filtered(db, filter)
+    const row = await filteredAssessments(db, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);

@@ -1,0 +1,137 @@
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { PatientData } from '../../engine/index.ts';
+import { score } from '../../engine/index.ts';
+import { runScoreCommand } from './score.ts';
+
+/** A writable stream that keeps what it is given. */
+class Collector extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error) => void): void {
+    this.text += chunk.toString('utf8');
+    done();
+  }
+}
+
+async function run(chunks: (string | Buffer)[]) {
+  const output = new Collector();
+  const errors = new Collector();
+  const exitCode = await runScoreCommand(Readable.from(chunks), output, errors);
+  return { exitCode, output: output.text, errors: errors.text };
+}
+
+const inputs: PatientData[] = [
+  {},
+  {
+    demographics: { age: 58, gender: 'Female', height: 165, weight: 80 },
+    riskFactors: { familyHistory: { DM2: true } },
+    symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
+  },
+  {
+    demographics: { age: 30, gender: 'Male' },
+    symptoms: { Asthma: { wheezing: { present: true, severity: 'severe' } } },
+    management: { TB: { diagnosed: true, lastDoctorVisit: 'never' } },
+  },
+];
+const lines = inputs.map((input) => JSON.stringify(input));
+const expectedOutput = inputs.map((input) => `${JSON.stringify(score(input))}\n`).join('');
+
+describe('triage score (runScoreCommand)', () => {
+  it('writes one result per input line, in order, and exits 0', async () => {
+    const result = await run([`${lines.join('\n')}\n`]);
+    expect(result).toEqual({ exitCode: 0, output: expectedOutput, errors: '' });
+  });
+
+  it('reads lines split anywhere across chunks, multi-byte characters included', async () => {
+    const text = Buffer.from(`${lines.join('\n')}\n`);
+    for (const size of [1, 7, 64]) {
+      const chunks: Buffer[] = [];
+      for (let start = 0; start < text.length; start += size)
+        chunks.push(text.subarray(start, start + size));
+      expect((await run(chunks)).output, `chunks of ${size} bytes`).toBe(expectedOutput);
+    }
+    // A character split between two chunks still decodes: 'é' is two bytes in UTF-8, and the
+    // JSON error quotes it back.
+    const accented = Buffer.from('é\n');
+    const refused = await run([accented.subarray(0, 1), accented.subarray(1)]);
+    expect(refused.errors).toMatch(/^line 1: invalid JSON: .*é/);
+    expect(refused.errors).not.toContain('\uFFFD');
+  });
+
+  it('scores a last line without a newline, and skips blank lines and carriage returns', async () => {
+    const result = await run([`\n${lines[0]}\r\n\r\n  \n${lines[1]}\n${lines[2]}`]);
+    expect(result).toEqual({ exitCode: 0, output: expectedOutput, errors: '' });
+  });
+
+  it('writes nothing for no input', async () => {
+    expect(await run([])).toEqual({ exitCode: 0, output: '', errors: '' });
+  });
+
+  it('stops at invalid JSON with the line number, after the results of the lines before', async () => {
+    const result = await run([`${lines[0]}\n${lines[1]}\n{"demographics":\n${lines[2]}\n`]);
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toBe(
+      inputs
+        .slice(0, 2)
+        .map((input) => `${JSON.stringify(score(input))}\n`)
+        .join(''),
+    );
+    expect(result.errors).toMatch(/^line 3: invalid JSON: .+\n$/);
+  });
+
+  it('stops at an input the schema refuses, naming the line and the field', async () => {
+    const result = await run([`${lines[0]}\n{"demographics":{"age":130}}\n${lines[1]}\n`]);
+    expect(result).toEqual({
+      exitCode: 1,
+      output: `${JSON.stringify(score(inputs[0] ?? {}))}\n`,
+      errors: 'line 2: demographics.age: Too big: expected number to be <=120\n',
+    });
+  });
+
+  it('reports every problem of the refused line, one per line', async () => {
+    const result = await run([
+      '{"symptoms":{"HIV":{"weightLoss":{"present":true,"severity":"mild"}}},"management":{"COPD":{"diagnosed":true}}}\n',
+    ]);
+    expect(result.errors).toBe(
+      [
+        'line 1: symptoms.HIV.weightLoss.severity: Invalid option: expected one of "loss"|"gain"',
+        'line 1: management: Unknown condition "COPD"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('counts blank lines in the line numbers', async () => {
+    const result = await run([`${lines[0]}\n\n[]\n`]);
+    expect(result.errors).toBe('line 3: Invalid input: expected object, received array\n');
+  });
+
+  it('writes in batches and waits for a slow output to drain', async () => {
+    const count = 2000;
+    let writes = 0;
+    let mostBuffered = 0;
+    const slowOutput = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _encoding, done) {
+        writes++;
+        mostBuffered = Math.max(mostBuffered, this.writableLength);
+        setImmediate(done);
+      },
+    });
+    const text = `${Array.from({ length: count }, (_, index) => lines[index % lines.length]).join('\n')}\n`;
+    const exitCode = await runScoreCommand(Readable.from([text]), slowOutput, new Collector());
+    expect(exitCode).toBe(0);
+    expect(writes).toBeGreaterThan(1);
+    expect(writes).toBeLessThan(count / 10);
+    // Without waiting for 'drain', every result would be buffered at once (about 5 MB).
+    expect(mostBuffered).toBeLessThan(2 * 64 * 1024 + 4096);
+  });
+
+  it('rejects instead of hanging when the output is closed', async () => {
+    const closed = new Collector();
+    closed.destroy();
+    await expect(
+      runScoreCommand(Readable.from([`${lines[0]}\n`]), closed, new Collector()),
+    ).rejects.toThrow('closed');
+  });
+});

@@ -1,0 +1,277 @@
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { CONDITIONS, DEFAULT_RULE_SET, ruleSetByVersion, score } from '../../engine/index.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import type { exportQuerySchema, ReportSection } from '../../shared/api/exports.ts';
+import type { AppContext } from '../context.ts';
+import { csvRow } from '../csv.ts';
+import type { ResultRow } from '../db/repositories/assessments.ts';
+import { bool } from '../db/repositories/executor.ts';
+import {
+  exportsRepository,
+  type ExportRecord,
+  type ExportSummary,
+} from '../db/repositories/exports.ts';
+import { presentAssessment } from '../presenters/assessment.ts';
+import { localDate } from '../time.ts';
+import { storedPatientInput } from './assessment-records.ts';
+import { historyFilter, type Requester } from './assessments.ts';
+import { recordAudit } from './audit.ts';
+import { assessmentResources, failedAssessmentOutcome, serverReference } from './fhir.ts';
+import {
+  assessmentSections,
+  disclaimerSection,
+  formatBmi,
+  formatDateTime,
+  formatScore,
+  renderSections,
+  renderTitle,
+  reportInfoSection,
+  signOffLine,
+  type ReportClock,
+} from './reports.ts';
+
+type ExportQuery = z.output<typeof exportQuerySchema>;
+
+/** A streamed download: its file name and the body, made as the rows are read. */
+export interface ExportFile {
+  fileName: string;
+  body: Readable;
+}
+
+/** The spec's marker (section 8) for an entry whose details could not be computed. */
+const detailedLoadFailed = 'Basic Data Only - Detailed Load Failed';
+
+const resultColumns = [
+  'risk_status',
+  'total_score',
+  'factor_count',
+  'symptom_score',
+  'risk_factor_score',
+  'comorbidity_score',
+  'management_score',
+] as const satisfies ReadonlyArray<keyof ResultRow>;
+
+/** The 58 columns of decisions.md section 5, in order. */
+const csvColumns = [
+  'assessment_id',
+  'assessment_code',
+  'created_at',
+  'updated_at',
+  'age',
+  'gender',
+  'height_cm',
+  'weight_kg',
+  'bmi',
+  'assessment_complete',
+  'signed_off',
+  'signed_off_at',
+  'signed_off_by',
+  'total_score',
+  'notes',
+  'review_locked',
+  ...CONDITIONS.flatMap((condition) => resultColumns.map((column) => `${condition}_${column}`)),
+];
+
+function records(context: AppContext, query: ExportQuery): AsyncIterableIterator<ExportRecord> {
+  return exportsRepository.records(
+    context.database.db,
+    context.database.engine,
+    historyFilter(query, context.config.timeZone),
+  );
+}
+
+/** A bulk export is audited when it starts: a download cut short was still handed out. */
+async function auditBulkExport(context: AppContext, requester: Requester, file: string) {
+  await recordAudit(context.database.db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'export',
+    target: { type: 'export', id: file },
+    address: requester.address,
+  });
+}
+
+/**
+ * Joins the pieces of a download into chunks of about 64 KiB: written one row at a time, a
+ * download spent more time passing small chunks to the socket than making them.
+ */
+async function* inChunks(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  const chunkSize = 64 * 1024;
+  let chunk = '';
+  for await (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length >= chunkSize) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
+}
+
+function today(context: AppContext): string {
+  return localDate(context.now(), context.config.timeZone);
+}
+
+/** The record as the API shows it, results recomputed with its own rule set like a single read. */
+function presentRecord(record: ExportRecord): Assessment {
+  const input = storedPatientInput(record);
+  const ruleSet = ruleSetByVersion(record.results[0]?.rule_set_version ?? DEFAULT_RULE_SET.version);
+  return presentAssessment(record, input, score(input, ruleSet));
+}
+
+function csvValues(record: ExportRecord): Array<string | number | boolean | null> {
+  const { assessment, patient } = record;
+  const results = new Map(record.results.map((result) => [result.condition, result]));
+  return [
+    assessment.id,
+    assessment.assessment_code,
+    assessment.created_at,
+    assessment.updated_at,
+    patient.age,
+    patient.gender,
+    patient.height,
+    patient.weight,
+    patient.bmi,
+    bool(assessment.assessment_complete),
+    bool(assessment.signed_off),
+    assessment.signed_off_at,
+    assessment.signed_off_by,
+    assessment.total_score,
+    assessment.notes,
+    record.reviews.some((review) => bool(review.locked)),
+    ...CONDITIONS.flatMap((condition) => {
+      const result = results.get(condition);
+      return resultColumns.map((column) => result?.[column] ?? null);
+    }),
+  ];
+}
+
+/** Every live assessment matching the history's filter as CSV: stored values, one row each. */
+export async function assessmentsCsv(
+  context: AppContext,
+  requester: Requester,
+  query: ExportQuery,
+): Promise<ExportFile> {
+  await auditBulkExport(context, requester, 'assessments.csv');
+  const rows = records(context, query);
+  async function* lines() {
+    yield csvRow(csvColumns);
+    for await (const record of rows) yield csvRow(csvValues(record));
+  }
+  return { fileName: `assessments-${today(context)}.csv`, body: Readable.from(inChunks(lines())) };
+}
+
+function percentOf(part: number, whole: number): string {
+  return whole === 0 ? '0.0%' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+function summarySection(summary: ExportSummary): ReportSection {
+  const { count, complete, signedOff, averageTotalScore } = summary;
+  return {
+    heading: 'Summary Statistics',
+    lines: [
+      `Total assessments: ${count}`,
+      `Complete: ${complete} (${percentOf(complete, count)})`,
+      `Signed off: ${signedOff} (${percentOf(signedOff, count)})`,
+      `Average total score: ${averageTotalScore === null ? 'n/a' : formatScore(averageTotalScore)}`,
+    ],
+  };
+}
+
+function filterLine(query: ExportQuery): string {
+  const parts = [
+    query.q === undefined || query.q === '' ? [] : [`search "${query.q}"`],
+    query.from === undefined ? [] : [`from ${query.from}`],
+    query.to === undefined ? [] : [`to ${query.to}`],
+  ].flat();
+  return `Filter: ${parts.length === 0 ? 'none (all assessments)' : parts.join(', ')}`;
+}
+
+/** What the list row itself says, for an entry whose details could not be computed. */
+function basicDataSection(record: ExportRecord, timeZone: string): ReportSection {
+  const { assessment, patient } = record;
+  return {
+    heading: 'Basic Data',
+    lines: [
+      `Assessment code: ${assessment.assessment_code ?? 'None'}`,
+      `Assessment ID: ${assessment.id}`,
+      `Created: ${formatDateTime(assessment.created_at, timeZone)}`,
+      `Age: ${patient.age ?? 'Not recorded'}`,
+      `Gender: ${patient.gender ?? 'Not recorded'}`,
+      `BMI: ${formatBmi(patient.bmi)}`,
+      `Status: ${bool(assessment.assessment_complete) ? 'Complete' : 'Incomplete'}`,
+      signOffLine(assessment.signed_off_by, assessment.signed_off_at, timeZone),
+      `Total score: ${formatScore(assessment.total_score)}`,
+    ],
+  };
+}
+
+function reportEntry(record: ExportRecord, number: number, clock: ReportClock): string {
+  const label = `Assessment ${number}: ${record.assessment.assessment_code ?? record.assessment.id}`;
+  let sections: ReportSection[];
+  try {
+    sections = assessmentSections(presentRecord(record), clock);
+  } catch {
+    // One unreadable record must not cost the clinic the whole report (spec section 8).
+    return `${renderTitle(`${label} - ${detailedLoadFailed}`)}${renderSections([basicDataSection(record, clock.timeZone)])}`;
+  }
+  return `${renderTitle(label)}${renderSections(sections)}`;
+}
+
+/**
+ * The comprehensive text report: summary statistics first (one aggregate query over the same
+ * filter), then every assessment's report, streamed, and the disclaimer once at the end.
+ */
+export async function assessmentsReportText(
+  context: AppContext,
+  requester: Requester,
+  query: ExportQuery,
+): Promise<ExportFile> {
+  const summary = await exportsRepository.summary(
+    context.database.db,
+    historyFilter(query, context.config.timeZone),
+  );
+  await auditBulkExport(context, requester, 'assessments.txt');
+  const clock: ReportClock = { generatedAt: context.now(), timeZone: context.config.timeZone };
+  const rows = records(context, query);
+  async function* text() {
+    yield renderTitle('Comprehensive Assessment Reports');
+    yield renderSections([reportInfoSection(clock, [filterLine(query)]), summarySection(summary)]);
+    let number = 0;
+    for await (const record of rows) yield reportEntry(record, ++number, clock);
+    yield renderSections([disclaimerSection]);
+  }
+  return {
+    fileName: `assessment-reports-${today(context)}.txt`,
+    body: Readable.from(inChunks(text())),
+  };
+}
+
+/**
+ * Every live assessment as FHIR R4 bulk-data NDJSON: one resource a line, references by type and
+ * id. An assessment whose resources cannot be made is an OperationOutcome line instead.
+ */
+export async function fhirNdjson(
+  context: AppContext,
+  requester: Requester,
+  query: ExportQuery,
+): Promise<ExportFile> {
+  await auditBulkExport(context, requester, 'fhir.ndjson');
+  const rows = records(context, query);
+  async function* lines() {
+    for await (const record of rows) {
+      let resources: object[];
+      try {
+        resources = assessmentResources(presentRecord(record), record.reviews, serverReference);
+      } catch {
+        resources = [failedAssessmentOutcome(record.assessment.id, detailedLoadFailed)];
+      }
+      yield resources.map((resource) => `${JSON.stringify(resource)}\n`).join('');
+    }
+  }
+  return {
+    fileName: `assessments-fhir-${today(context)}.ndjson`,
+    body: Readable.from(inChunks(lines())),
+  };
+}

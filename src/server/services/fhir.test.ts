@@ -1,0 +1,229 @@
+import type { RiskAssessment } from '@medplum/fhirtypes';
+import { describe, expect, it } from 'vitest';
+import { score, type PatientData } from '../../engine/index.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import type { ConditionReview } from '../db/repositories/exports.ts';
+import { fhirValidator } from '../testing/fhir-schema.ts';
+import {
+  assessmentResources,
+  bundleReference,
+  fhirBundle,
+  resourceId,
+  serverReference,
+  type AssessmentResource,
+} from './fhir.ts';
+
+const validate = fhirValidator(['Bundle', 'Patient', 'Observation', 'Condition', 'RiskAssessment']);
+
+/** An assessment as the API shows it, scored by the engine like a stored one. */
+function assessmentOf(input: PatientData, signedOff = false): Assessment {
+  const results = score(input);
+  return {
+    id: 'a6f1c2de-0000-4000-8000-000000000001',
+    code: 'ASS-MHX3K2QZ-7F2A',
+    version: 1,
+    demographics: { ...input.demographics, bmi: results.patientBMI },
+    riskFactors: input.riskFactors ?? {},
+    symptoms: input.symptoms ?? {},
+    management: input.management ?? {},
+    notes: null,
+    results,
+    assessmentComplete: results.assessmentComplete,
+    totalScore: results.totalScore,
+    signedOff,
+    signedOffAt: signedOff ? '2026-11-22T10:00:00.000Z' : null,
+    signedOffBy: signedOff ? 'Dee Doctor' : null,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    updatedAt: '2026-11-22T09:00:00.000Z',
+    createdBy: 'Nia Nurse',
+    deletedAt: null,
+  };
+}
+
+/**
+ * One condition per status: DM2 high (age, BMI, family history, two symptoms), Asthma moderate
+ * (cough and young age, threshold 2), TB low, HIV insufficient data (gender missing) and
+ * Hypertension diagnosed.
+ */
+const everyStatus: PatientData = {
+  demographics: { age: 30, height: 160, weight: 80 },
+  riskFactors: { familyHistory: { DM2: true } },
+  symptoms: {
+    DM2: { thirst: { present: true, severity: 'mild' }, fatigue: { present: true } },
+    Asthma: { coughOnOff: { present: true } },
+  },
+  management: { Hypertension: { diagnosed: true, lastDoctorVisit: '>12months' } },
+};
+
+const riskOf = (resources: AssessmentResource[], snomed: string) =>
+  resources.find(
+    (r): r is RiskAssessment =>
+      r.resourceType === 'RiskAssessment' &&
+      (r.prediction?.[0]?.outcome?.coding ?? []).some((coding) => coding.code === snomed),
+  );
+
+describe('FHIR resources of an assessment', () => {
+  it('validates against the FHIR R4 schema, as a Bundle and resource by resource', () => {
+    const resources = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const bundle = fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z'));
+    expect(validate(bundle)).toEqual([]);
+    for (const resource of resources) expect(validate(resource)).toEqual([]);
+    expect(bundle.timestamp).toBe('2026-11-22T11:00:00.000Z');
+  });
+
+  it.each([
+    ['DM2', '44054006', 'TRUE', 'high'],
+    ['Asthma', '195967001', 'MAYBE', 'moderate'],
+    ['TB', '56717001', 'FALSE', 'low'],
+  ])('gives %s (%s) at status %s the qualitative risk %s', (_condition, snomed, _status, code) => {
+    const risk = riskOf(
+      assessmentResources(assessmentOf(everyStatus), [], bundleReference),
+      snomed,
+    );
+    expect(risk?.prediction?.[0]?.qualitativeRisk?.coding).toEqual([
+      expect.objectContaining({
+        system: 'http://terminology.hl7.org/CodeSystem/risk-probability',
+        code,
+      }),
+    ]);
+    expect(risk?.prediction?.[0]?.rationale).toContain('not a calibrated probability');
+    expect(risk?.prediction?.[0]).not.toHaveProperty('probabilityDecimal');
+  });
+
+  it('gives no qualitative risk for a diagnosed condition or insufficient data, and says why', () => {
+    const resources = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const hypertension = riskOf(resources, '38341003');
+    expect(hypertension?.prediction?.[0]?.qualitativeRisk).toBeUndefined();
+    expect(hypertension?.prediction?.[0]?.rationale).toMatch(/^Diagnosed: .*already diagnosed/);
+    const hiv = riskOf(resources, '86406008');
+    expect(hiv?.prediction?.[0]?.qualitativeRisk).toBeUndefined();
+    expect(hiv?.prediction?.[0]?.rationale).toMatch(/^Insufficient Data.*gender not recorded/);
+  });
+
+  it('puts the score and the factor count against the threshold in the rationale', () => {
+    const dm2 = riskOf(
+      assessmentResources(assessmentOf(everyStatus), [], bundleReference),
+      '44054006',
+    );
+    const result = score(everyStatus).conditions[0];
+    expect(dm2?.prediction?.[0]?.rationale).toContain(
+      `Factor count ${result?.factorCount ?? -1} against a threshold of 2; total score ${result?.totalScore.toFixed(4) ?? ''}`,
+    );
+  });
+
+  it('names the rule set as the method, preliminary until signed off and final after', () => {
+    for (const [signedOff, status] of [
+      [false, 'preliminary'],
+      [true, 'final'],
+    ] as const) {
+      const resources = assessmentResources(
+        assessmentOf(everyStatus, signedOff),
+        [],
+        bundleReference,
+      );
+      const risks = resources.filter((r) => r.resourceType === 'RiskAssessment');
+      expect(risks).toHaveLength(6);
+      for (const risk of risks) {
+        expect(risk.status).toBe(status);
+        expect(risk.method?.text).toBe('Clinical Guidelines Version 2.0');
+        expect(risk.method?.coding?.[0]?.code).toBe('2.0');
+      }
+    }
+  });
+
+  it('shares only the gender of the patient', () => {
+    const [patient] = assessmentResources(
+      assessmentOf({ demographics: { age: 40, gender: 'Male' } }),
+      [],
+      bundleReference,
+    );
+    expect(Object.keys(patient ?? {}).sort()).toEqual(['gender', 'id', 'resourceType']);
+    expect(patient).toMatchObject({ resourceType: 'Patient', gender: 'male' });
+    const [unknown] = assessmentResources(assessmentOf({}), [], bundleReference);
+    expect(unknown).toEqual({ resourceType: 'Patient', id: unknown?.id });
+  });
+
+  it('leaves out the measurements that were not recorded, and BMI without a height', () => {
+    const resources = assessmentResources(
+      assessmentOf({ demographics: { age: 40, weight: 70 } }),
+      [],
+      bundleReference,
+    );
+    const codes = resources
+      .filter((r) => r.resourceType === 'Observation')
+      .map((o) => o.code.coding?.[0]?.code);
+    expect(codes).toEqual(['30525-0', '29463-7']);
+    for (const resource of resources) expect(validate(resource)).toEqual([]);
+  });
+
+  it('rounds the BMI to one decimal, in kg/m2', () => {
+    const bmi = assessmentResources(
+      assessmentOf({ demographics: { height: 175, weight: 70 } }),
+      [],
+      bundleReference,
+    ).find((r) => r.resourceType === 'Observation' && r.code.coding?.[0]?.code === '39156-5');
+    expect(bmi).toMatchObject({
+      valueQuantity: { value: 22.9, unit: 'kg/m2', system: 'http://unitsofmeasure.org' },
+    });
+  });
+
+  it('bases a risk on the diagnosed comorbidities as well as the measurements', () => {
+    const resources = assessmentResources(
+      assessmentOf({ demographics: { age: 40 }, management: { TB: { diagnosed: true } } }),
+      [],
+      serverReference,
+    );
+    const tb = resources.find((r) => r.resourceType === 'Condition');
+    const age = resources.find((r) => r.resourceType === 'Observation');
+    expect(riskOf(resources, '86406008')?.basis).toEqual([
+      { reference: `Observation/${age?.id ?? ''}` },
+      { reference: `Condition/${tb?.id ?? ''}` },
+    ]);
+    expect(riskOf(resources, '56717001')?.condition).toEqual({
+      reference: `Condition/${tb?.id ?? ''}`,
+    });
+    // Nothing was measured for an empty assessment: no empty basis array, which FHIR forbids.
+    const empty = assessmentResources(assessmentOf({}), [], serverReference);
+    expect(riskOf(empty, '44054006')).not.toHaveProperty('basis');
+  });
+
+  it('adds the doctor comments of a condition as notes, skipping empty ones', () => {
+    const reviews: ConditionReview[] = [
+      {
+        condition: 'DM2',
+        agreed: 1,
+        comments: 'Agree; order HbA1c.',
+        reviewed_by: 'Dee',
+        locked: 1,
+      },
+      { condition: 'TB', agreed: 0, comments: '   ', reviewed_by: 'Dee', locked: 1 },
+    ];
+    const resources = assessmentResources(assessmentOf(everyStatus), reviews, bundleReference);
+    expect(riskOf(resources, '44054006')?.note).toEqual([
+      { text: 'Agree; order HbA1c.', authorString: 'Dee' },
+    ]);
+    expect(riskOf(resources, '56717001')).not.toHaveProperty('note');
+  });
+
+  it('gives each resource a stable version-5 UUID of its own', () => {
+    const first = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const again = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const ids = first.map((r) => r.id);
+    expect(again.map((r) => r.id)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    expect(resourceId('another-assessment', 'patient')).not.toBe(first[0]?.id);
+  });
+
+  it('refers inside a bundle by urn:uuid and in bulk data by type and id', () => {
+    const inBundle = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const inBulk = assessmentResources(assessmentOf(everyStatus), [], serverReference);
+    const patientId = inBundle[0]?.id ?? '';
+    const subjects = (resources: AssessmentResource[]) =>
+      resources.flatMap((r) => ('subject' in r && r.subject ? [r.subject.reference] : []));
+    expect(new Set(subjects(inBundle))).toEqual(new Set([`urn:uuid:${patientId}`]));
+    expect(new Set(subjects(inBulk))).toEqual(new Set([`Patient/${patientId}`]));
+  });
+});

@@ -1,0 +1,312 @@
+import crypto from 'node:crypto';
+import type {
+  Bundle,
+  CodeableConcept,
+  Condition as FhirCondition,
+  Observation,
+  OperationOutcome,
+  Patient,
+  Reference,
+  Resource,
+  RiskAssessment,
+} from '@medplum/fhirtypes';
+import {
+  CONDITION_DISPLAY_NAMES,
+  RISK_STATUS_LABELS,
+  type Condition,
+  type ConditionResult,
+  type RiskStatus,
+  ruleSetByVersion,
+} from '../../engine/index.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import type { AppContext } from '../context.ts';
+import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
+import { getAssessment, type Requester } from './assessments.ts';
+import { recordAudit } from './audit.ts';
+import { formatScore } from './reports.ts';
+
+export type AssessmentResource = Patient | Observation | FhirCondition | RiskAssessment;
+
+/**
+ * How one resource points at another: inside a Bundle by the entry's urn:uuid fullUrl, in bulk
+ * NDJSON by type and id, as a FHIR server would after loading the file.
+ */
+export type Referencer = <T extends Resource & { id: string }>(resource: T) => Reference<T>;
+export const bundleReference: Referencer = (resource) => ({ reference: `urn:uuid:${resource.id}` });
+export const serverReference: Referencer = (resource) => ({
+  reference: `${resource.resourceType}/${resource.id}`,
+});
+
+/**
+ * The product has no web domain of its own, so its code system for rule-set versions is named by
+ * a fixed UUID, which FHIR accepts as a system URI.
+ */
+const ruleSetSystem = 'urn:uuid:d8426f08-d8c2-44f8-a8d2-dff74700864a';
+
+const snomed = 'http://snomed.info/sct';
+const icd10 = 'http://hl7.org/fhir/sid/icd-10';
+const loinc = 'http://loinc.org';
+const ucum = 'http://unitsofmeasure.org';
+const riskProbability = 'http://terminology.hl7.org/CodeSystem/risk-probability';
+
+const conditionCodes: Record<Condition, { snomed: string; snomedDisplay: string; icd10: string }> =
+  {
+    DM2: { snomed: '44054006', snomedDisplay: 'Diabetes mellitus type 2', icd10: 'E11' },
+    HIV: {
+      snomed: '86406008',
+      snomedDisplay: 'Human immunodeficiency virus infection',
+      icd10: 'B20',
+    },
+    TB: { snomed: '56717001', snomedDisplay: 'Tuberculosis', icd10: 'A15' },
+    Asthma: { snomed: '195967001', snomedDisplay: 'Asthma', icd10: 'J45' },
+    Hypertension: {
+      snomed: '38341003',
+      snomedDisplay: 'Hypertensive disorder, systemic arterial',
+      icd10: 'I10',
+    },
+    Hyperlipidaemia: { snomed: '55822004', snomedDisplay: 'Hyperlipidemia', icd10: 'E78.5' },
+  };
+
+/** FALSE, MAYBE and TRUE map to a likelihood; DIAGNOSED and UNKNOWN predict none. */
+const qualitativeRisks: Partial<Record<RiskStatus, { code: string; display: string }>> = {
+  FALSE: { code: 'low', display: 'Low likelihood' },
+  MAYBE: { code: 'moderate', display: 'Moderate likelihood' },
+  TRUE: { code: 'high', display: 'High likelihood' },
+};
+
+const measurements = {
+  age: { code: '30525-0', display: 'Age', unit: 'years', ucum: 'a', vitalSign: false },
+  height: { code: '8302-2', display: 'Body height', unit: 'cm', ucum: 'cm', vitalSign: true },
+  weight: { code: '29463-7', display: 'Body weight', unit: 'kg', ucum: 'kg', vitalSign: true },
+  bmi: {
+    code: '39156-5',
+    display: 'Body mass index (BMI) [Ratio]',
+    unit: 'kg/m2',
+    ucum: 'kg/m2',
+    vitalSign: true,
+  },
+} as const;
+type Measurement = keyof typeof measurements;
+
+const idNamespace = Buffer.from('cdcb6d23-2519-4242-a17c-6d27df389bba'.replaceAll('-', ''), 'hex');
+
+/**
+ * A name-based (version 5) UUID for one resource of an assessment: exporting the same assessment
+ * again gives the same ids, so a FHIR server updates rather than duplicates, and the ids reveal
+ * nothing about the patient or the database.
+ */
+export function resourceId(assessmentId: string, part: string): string {
+  const hash = crypto
+    .createHash('sha1')
+    .update(idNamespace)
+    .update(`${assessmentId}/${part}`)
+    .digest();
+  hash.writeUInt8((hash.readUInt8(6) & 0x0f) | 0x50, 6);
+  hash.writeUInt8((hash.readUInt8(8) & 0x3f) | 0x80, 8);
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function conditionConcept(condition: Condition): CodeableConcept {
+  const codes = conditionCodes[condition];
+  return {
+    coding: [
+      { system: snomed, code: codes.snomed, display: codes.snomedDisplay },
+      { system: icd10, code: codes.icd10 },
+    ],
+    text: CONDITION_DISPLAY_NAMES[condition],
+  };
+}
+
+function observation(
+  assessment: Assessment,
+  patient: Patient & { id: string },
+  measurement: Measurement,
+  value: number,
+  reference: Referencer,
+): Observation & { id: string } {
+  const m = measurements[measurement];
+  return {
+    resourceType: 'Observation',
+    id: resourceId(assessment.id, `observation/${measurement}`),
+    status: assessment.signedOff ? 'final' : 'preliminary',
+    ...(m.vitalSign
+      ? {
+          category: [
+            {
+              coding: [
+                {
+                  system: 'http://terminology.hl7.org/CodeSystem/observation-category',
+                  code: 'vital-signs',
+                  display: 'Vital Signs',
+                },
+              ],
+            },
+          ],
+        }
+      : {}),
+    code: { coding: [{ system: loinc, code: m.code, display: m.display }], text: m.display },
+    subject: reference(patient),
+    effectiveDateTime: assessment.createdAt,
+    valueQuantity: { value, unit: m.unit, system: ucum, code: m.ucum },
+  };
+}
+
+function rationale(result: ConditionResult): string {
+  const label = RISK_STATUS_LABELS[result.riskStatus];
+  const { components, details } = result;
+  const status = {
+    FALSE: `${label}: the factor count is below the threshold.`,
+    MAYBE: `${label}: the factor count equals the threshold.`,
+    TRUE: `${label}: the factor count is above the threshold.`,
+    DIAGNOSED: `${label}: the condition is already diagnosed, so no risk is predicted.`,
+    UNKNOWN: `${label}, so no risk is predicted: ${result.interpretation}`,
+  }[result.riskStatus];
+  return [
+    status,
+    `Factor count ${result.factorCount} against a threshold of ${details.threshold};`,
+    `total score ${formatScore(result.totalScore)} (symptoms ${formatScore(components.symptomScore)},`,
+    `risk factors ${formatScore(components.riskFactorScore)}, comorbidity ${formatScore(components.comorbidityScore)},`,
+    `management ${formatScore(components.managementScore)}).`,
+    'The score is a rule-based triage score, not a calibrated probability.',
+  ].join(' ');
+}
+
+/**
+ * One assessment as FHIR R4 resources: the Patient (gender only), Observations of age, height,
+ * weight and BMI, a Condition per diagnosed condition and a RiskAssessment per condition.
+ */
+export function assessmentResources(
+  assessment: Assessment,
+  reviews: readonly ConditionReview[],
+  reference: Referencer,
+): AssessmentResource[] {
+  const status = assessment.signedOff ? 'final' : 'preliminary';
+  const { age, gender, height, weight, bmi } = assessment.demographics;
+  const patient: Patient & { id: string } = {
+    resourceType: 'Patient',
+    id: resourceId(assessment.id, 'patient'),
+    ...(gender === undefined ? {} : { gender: gender === 'Female' ? 'female' : 'male' }),
+  };
+
+  const measured: Array<[Measurement, number | undefined]> = [
+    ['age', age],
+    ['height', height],
+    ['weight', weight],
+    // BMI is 0 when height or weight is missing: then there is nothing to report.
+    ['bmi', bmi > 0 ? Math.round(bmi * 10) / 10 : undefined],
+  ];
+  const observations = measured.flatMap(([measurement, value]) =>
+    value === undefined ? [] : [observation(assessment, patient, measurement, value, reference)],
+  );
+
+  const diagnosed = new Map<Condition, FhirCondition & { id: string }>();
+  for (const result of assessment.results.conditions) {
+    if (result.riskStatus !== 'DIAGNOSED') continue;
+    diagnosed.set(result.condition, {
+      resourceType: 'Condition',
+      id: resourceId(assessment.id, `condition/${result.condition}`),
+      clinicalStatus: {
+        coding: [
+          { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
+        ],
+      },
+      verificationStatus: {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status',
+            code: 'confirmed',
+          },
+        ],
+      },
+      code: conditionConcept(result.condition),
+      subject: reference(patient),
+      recordedDate: assessment.createdAt,
+    });
+  }
+
+  const ruleSet = ruleSetByVersion(assessment.results.ruleSetVersion);
+  const method: CodeableConcept = {
+    coding: [{ system: ruleSetSystem, code: ruleSet.version, display: ruleSet.name }],
+    text: ruleSet.name,
+  };
+  const riskAssessments = assessment.results.conditions.map((result): RiskAssessment => {
+    const qualitativeRisk = qualitativeRisks[result.riskStatus];
+    const condition = diagnosed.get(result.condition);
+    const comorbidities = ruleSet.conditions[result.condition].comorbidities.flatMap((other) => {
+      const present = diagnosed.get(other);
+      return present === undefined ? [] : [reference(present)];
+    });
+    const basis = [...observations.map(reference), ...comorbidities];
+    const comments = reviews
+      .filter((review) => review.condition === result.condition && review.comments.trim() !== '')
+      .map((review) => ({ text: review.comments, authorString: review.reviewed_by }));
+    return {
+      resourceType: 'RiskAssessment',
+      id: resourceId(assessment.id, `risk-assessment/${result.condition}`),
+      status,
+      subject: reference(patient),
+      occurrenceDateTime: assessment.createdAt,
+      ...(condition === undefined ? {} : { condition: reference(condition) }),
+      method,
+      // FHIR allows no empty arrays: a patient with no measurements has no basis.
+      ...(basis.length === 0 ? {} : { basis }),
+      prediction: [
+        {
+          outcome: conditionConcept(result.condition),
+          ...(qualitativeRisk === undefined
+            ? {}
+            : { qualitativeRisk: { coding: [{ system: riskProbability, ...qualitativeRisk }] } }),
+          rationale: rationale(result),
+        },
+      ],
+      ...(comments.length === 0 ? {} : { note: comments }),
+    };
+  });
+
+  return [patient, ...observations, ...diagnosed.values(), ...riskAssessments];
+}
+
+/** Resources of one assessment as a Bundle of type collection, linked by urn:uuid fullUrls. */
+export function fhirBundle(resources: readonly AssessmentResource[], timestamp: Date): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'collection',
+    timestamp: timestamp.toISOString(),
+    entry: resources.map((resource) => ({ fullUrl: `urn:uuid:${resource.id ?? ''}`, resource })),
+  };
+}
+
+/** Stands in a bulk export for an assessment whose resources could not be made. */
+export function failedAssessmentOutcome(assessmentId: string, reason: string): OperationOutcome {
+  return {
+    resourceType: 'OperationOutcome',
+    id: resourceId(assessmentId, 'operation-outcome'),
+    issue: [
+      {
+        severity: 'error',
+        code: 'processing',
+        diagnostics: `Assessment ${assessmentId}: ${reason}`,
+      },
+    ],
+  };
+}
+
+/** One assessment as a FHIR Bundle, for a user who may read it; audited as an export. */
+export async function loadAssessmentBundle(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+): Promise<Bundle> {
+  const assessment = await getAssessment(context, requester.user, id);
+  const reviews = await exportsRepository.reviews(context.database.db, assessment.id);
+  const now = context.now();
+  await recordAudit(context.database.db, {
+    at: now,
+    actor: requester.user,
+    action: 'export',
+    target: { type: 'assessment', id: assessment.id },
+    address: requester.address,
+  });
+  return fhirBundle(assessmentResources(assessment, reviews, bundleReference), now);
+}
