@@ -1,11 +1,13 @@
 /**
- * Throughput of the scoring engine and of `triage score`: node bench/engine.ts [count]
+ * Throughput of the scoring engine and of `triage score`:
+ *   node bench/engine.ts [--assessments 200000]   (or the count alone, as before)
  *
  * Figures are compared with JSON.parse of the same serialized inputs, measured in the same
  * process: that parse is a cost `triage score` cannot avoid, so the ratio says how much the rest
  * costs on this machine, whatever its speed.
  */
 import { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
 import { runScoreCommand } from '../src/cli/commands/score.ts';
 import {
   CONDITIONS,
@@ -25,7 +27,14 @@ import { z } from 'zod';
 // are those of the command.
 const inputSchema = z.compile(assessmentInputSchema);
 
-const requested = Number(process.argv[2] ?? 200_000);
+const { values, positionals } = parseArgs({
+  options: { assessments: { type: 'string' } },
+  allowPositionals: true,
+});
+const requested = Number(values.assessments ?? positionals[0] ?? 200_000);
+if (!Number.isInteger(requested) || requested < 1) {
+  throw new Error('--assessments must be a whole number of at least 1');
+}
 const POOL_SIZE = Math.min(requested, 1_000);
 /** Whole passes over the pool, so that every stage scores the same inputs the same number of times. */
 const count = Math.ceil(requested / POOL_SIZE) * POOL_SIZE;

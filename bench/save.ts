@@ -1,0 +1,292 @@
+/**
+ * Save: POST /api/assessments from N concurrent clients (wrk) against an empty database;
+ * throughput and p50/p99 latency.
+ *
+ * Baseline: the rows that save writes (patient, assessment, symptoms, risk factors, management,
+ * results, audit row) inserted with the driver alone, one transaction per assessment and one
+ * statement per table, on the same database: SQLite on one connection with the server's
+ * pragmas (its writes are serial whatever the client count), PostgreSQL from N pooled clients.
+ *
+ *   node bench/save.ts [--engine sqlite|postgres|both] [--clients 16] [--seconds 10]
+ */
+import crypto from 'node:crypto';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import pg from 'pg';
+import { generateAssessmentCode, score } from '../src/engine/index.ts';
+import {
+  childRows,
+  searchText,
+  type PatientInput,
+} from '../src/server/services/assessment-records.ts';
+import {
+  createBenchUser,
+  emptyFixture,
+  forEachEngine,
+  parseBenchOptions,
+  percentile,
+  printTable,
+  signIn,
+  startServer,
+  type Fixture,
+} from './harness.ts';
+import { assessmentBody, postLoad, requireTool } from './load.ts';
+
+type TableRows = [table: string, rows: Record<string, unknown>[]][];
+
+/** What createAssessment writes for one body, as plain rows per table in insertion order. */
+function saveRows(input: PatientInput, notes: string | null, userId: string): TableRows {
+  const now = new Date();
+  const at = now.toISOString();
+  const id = crypto.randomUUID();
+  const patientId = crypto.randomUUID();
+  const code = generateAssessmentCode(now.getTime(), Math.random);
+  const result = score(input);
+  const children = childRows(id, input, result);
+  const d = input.demographics;
+  return [
+    [
+      'patients',
+      [
+        {
+          id: patientId,
+          age: d.age ?? null,
+          gender: d.gender ?? null,
+          height: d.height ?? null,
+          weight: d.weight ?? null,
+          bmi: result.patientBMI,
+          updated_at: at,
+        },
+      ],
+    ],
+    [
+      'assessments',
+      [
+        {
+          id,
+          patient_id: patientId,
+          assessment_code: code,
+          assessment_complete: result.assessmentComplete,
+          total_score: result.totalScore,
+          notes,
+          created_at: at,
+          updated_at: at,
+          created_by: userId,
+          signed_off: false,
+          version: 1,
+          search_text: searchText(id, code, at.slice(0, 10)),
+        },
+      ],
+    ],
+    ['symptoms', children.symptoms],
+    ['risk_factors', [children.riskFactors]],
+    ['management', children.management],
+    ['results', children.results],
+    [
+      'audit_events',
+      [
+        {
+          at,
+          user_id: userId,
+          username: 'bench',
+          action: 'assessment_create',
+          target_type: 'assessment',
+          target_id: id,
+          outcome: 'success',
+          address: '127.0.0.1',
+        },
+      ],
+    ],
+  ];
+}
+
+/** `insert into t (a, b) values (?, ?), (?, ?)` with `?` or `$n` placeholders, and its values. */
+function insertStatement(
+  table: string,
+  rows: Record<string, unknown>[],
+  placeholder: (index: number) => string,
+): { text: string; values: unknown[] } {
+  const columns = Object.keys(rows[0] ?? {});
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const marks = columns.map((column) => {
+      values.push(row[column] ?? null);
+      return placeholder(values.length);
+    });
+    return `(${marks.join(', ')})`;
+  });
+  return {
+    text: `insert into ${table} (${columns.join(', ')}) values ${tuples.join(', ')}`,
+    values,
+  };
+}
+
+interface Timed {
+  perSecond: number;
+  latenciesMs: number[];
+}
+
+function sqliteValue(value: unknown): SQLInputValue {
+  return typeof value === 'boolean' ? Number(value) : (value as SQLInputValue);
+}
+
+function driverSaveSqlite(
+  file: string,
+  input: PatientInput,
+  notes: string | null,
+  userId: string,
+  seconds: number,
+): Timed {
+  const db = new DatabaseSync(file);
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+  );
+  const statements = new Map<string, StatementSync>();
+  const latenciesMs: number[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  while (performance.now() < until) {
+    const begun = performance.now();
+    db.exec('BEGIN');
+    for (const [table, rows] of saveRows(input, notes, userId)) {
+      if (rows.length === 0) continue;
+      const { text, values } = insertStatement(table, rows, () => '?');
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
+      statement.run(...values.map(sqliteValue));
+    }
+    db.exec('COMMIT');
+    latenciesMs.push(performance.now() - begun);
+  }
+  db.close();
+  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs };
+}
+
+async function driverSavePostgres(
+  url: string,
+  input: PatientInput,
+  notes: string | null,
+  userId: string,
+  seconds: number,
+  clients: number,
+): Promise<Timed> {
+  const pool = new pg.Pool({ connectionString: url, max: clients });
+  const latenciesMs: number[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const worker = async () => {
+    const client = await pool.connect();
+    try {
+      while (performance.now() < until) {
+        const begun = performance.now();
+        await client.query('begin');
+        for (const [table, rows] of saveRows(input, notes, userId)) {
+          if (rows.length === 0) continue;
+          const { text, values } = insertStatement(table, rows, (index) => `$${index}`);
+          await client.query(text, values);
+        }
+        await client.query('commit');
+        latenciesMs.push(performance.now() - begun);
+      }
+    } finally {
+      client.release();
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, worker));
+  await pool.end();
+  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs };
+}
+
+async function userIdOf(fixture: Fixture, username: string): Promise<string> {
+  if (fixture.sqliteFile !== undefined) {
+    const db = new DatabaseSync(fixture.sqliteFile);
+    const row = db.prepare('select id from users where username = ?').get(username) as {
+      id: string;
+    };
+    db.close();
+    return row.id;
+  }
+  const client = new pg.Client({ connectionString: fixture.databaseUrl });
+  await client.connect();
+  const found = await client.query<{ id: string }>('select id from users where username = $1', [
+    username,
+  ]);
+  await client.end();
+  return found.rows[0]?.id ?? '';
+}
+
+requireTool('wrk', 'wrk');
+const options = parseBenchOptions();
+const body = assessmentBody();
+const input: PatientInput = {
+  demographics: body.demographics ?? {},
+  riskFactors: body.riskFactors ?? {},
+  symptoms: body.symptoms ?? {},
+  management: body.management ?? {},
+};
+const notes = body.notes ?? null;
+
+await forEachEngine(options, async (engine) => {
+  const fixture = await emptyFixture(engine, 'save');
+  try {
+    // The server migrates the new database; the user is made after, as on a real install.
+    const server = await startServer(fixture);
+    const user = await createBenchUser(fixture);
+    const userId = await userIdOf(fixture, user.username);
+    const cookie = await signIn(server, user);
+    // A short untimed run warms the server's code and the database up.
+    await postLoad({
+      url: `${server.url}/api/assessments`,
+      cookie,
+      body,
+      connections: options.clients,
+      seconds: 2,
+    });
+    const load = await postLoad({
+      url: `${server.url}/api/assessments`,
+      cookie,
+      body,
+      connections: options.clients,
+      seconds: options.seconds,
+    });
+    await server.stop();
+    const baseline =
+      fixture.sqliteFile !== undefined
+        ? driverSaveSqlite(fixture.sqliteFile, input, notes, userId, options.seconds)
+        : await driverSavePostgres(
+            fixture.databaseUrl ?? '',
+            input,
+            notes,
+            userId,
+            options.seconds,
+            options.clients,
+          );
+    printTable(
+      `Save on ${engine}: ${options.clients} clients, ${options.seconds} s, ${load.requests.toLocaleString('en')} saves (${load.failures} failed)`,
+      [
+        {
+          measure: 'saves a second',
+          figure: load.requestsPerSecond,
+          baseline: baseline.perSecond,
+          unit: '/s',
+        },
+        {
+          measure: 'p50 latency',
+          figure: load.p50Ms,
+          baseline: percentile(baseline.latenciesMs, 0.5),
+          unit: 'ms',
+        },
+        {
+          measure: 'p99 latency',
+          figure: load.p99Ms,
+          baseline: percentile(baseline.latenciesMs, 0.99),
+          unit: 'ms',
+        },
+      ],
+    );
+  } finally {
+    await fixture.drop();
+  }
+});
