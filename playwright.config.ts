@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { adminPassword, adminUsername } from './e2e/fixtures.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = path.join(os.tmpdir(), `triage-e2e-${process.pid}`);
@@ -42,6 +43,10 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...(process.env.WEB_ROOT === undefined ? {} : { WEB_ROOT: process.env.WEB_ROOT }),
+      // The server creates this first administrator on its first start.
+      TRIAGE_ADMIN_USERNAME: adminUsername,
+      TRIAGE_ADMIN_PASSWORD: adminPassword,
     },
   },
 });

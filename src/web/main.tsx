@@ -1,17 +1,32 @@
 import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
 import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { App } from './App.tsx';
-import { theme } from './theme.ts';
+import { ErrorBannerProvider } from './components/errors/ErrorBannerProvider.tsx';
+import { ErrorBoundary } from './components/errors/ErrorBoundary.tsx';
+import { SessionProvider } from './session/SessionProvider.tsx';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('The page has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
-      <App />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <Notifications position="top-right" />
+      <ErrorBoundary>
+        <ErrorBannerProvider>
+          <BrowserRouter>
+            <SessionProvider>
+              <App />
+            </SessionProvider>
+          </BrowserRouter>
+        </ErrorBannerProvider>
+      </ErrorBoundary>
     </MantineProvider>
   </StrictMode>,
 );

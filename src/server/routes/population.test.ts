@@ -109,6 +109,8 @@ describe.each(testDatabases())('the population panel API on $engine', (testDatab
   });
 
   it.each([
+    // Matches everything through the filtered query, which must agree with the unfiltered one.
+    ['from=2026-11-01', [woman62, man30, unknownPatient, diagnosedTb]],
     ['q=female', [woman62]],
     ['q=signed%20off', [diagnosedTb]],
     ['q=not%20signed%20off%20male', [man30]],

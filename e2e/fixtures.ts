@@ -1,0 +1,23 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The first administrator, created by the server from the environment (playwright.config.ts). */
+export const adminUsername = 'admin';
+export const adminPassword = 'copper-heron-lantern-meadow-47';
+
+/** Signs in through the gate and waits for the signed-in shell. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('User name').fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Access System' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/');
+  await signIn(page, adminUsername, adminPassword);
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
+}

@@ -1,0 +1,282 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
+
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  return results.violations.map((violation) => ({
+    id: violation.id,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(' ')),
+  }));
+}
+
+/** Nothing may make the whole page scroll sideways. */
+async function expectNoHorizontalOverflow(page: Page) {
+  // Polled: after a viewport change the shell's navigation slides away in a transition.
+  await expect
+    .poll(() =>
+      page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    )
+    .toBe(0);
+}
+
+const password = 'amber-falcon-harbour-tide-62';
+
+// Each test signs in twice and runs axe several times, which takes longer than the default.
+test.describe.configure({ timeout: 120_000 });
+
+/** Creates an account as the signed-in admin, then signs in as it. */
+async function signInAsNew(page: Page, username: string, role: 'nurse' | 'doctor') {
+  await signInAsAdmin(page);
+  const created = await page.request.post('/api/users', {
+    data: {
+      username,
+      displayName: `${role === 'doctor' ? 'Dr' : 'Nurse'} ${username}`,
+      role,
+      password,
+    },
+  });
+  expect(created.status()).toBe(201);
+  await signOut(page);
+  await signIn(page, username, password);
+}
+
+/**
+ * DM2 with three risk factors and two symptoms (High Risk, 8.8625), diagnosed Hypertension and
+ * a BMI of 82 / 1.65² = 30.1.
+ */
+const assessmentBody = {
+  code: 'ASS-M9REVIEW-AB12',
+  demographics: { age: 56, gender: 'Female', height: 165, weight: 82 },
+  riskFactors: { smoking: false, familyHistory: { DM2: true }, householdTBExposure: false },
+  symptoms: {
+    DM2: {
+      fatigue: { present: true, severity: 'moderate' },
+      thirst: { present: true, severity: 'mild' },
+    },
+    TB: { weightLoss: { present: true, severity: 'loss' } },
+  },
+  management: {
+    Hypertension: {
+      diagnosed: true,
+      lastDoctorVisit: '>12months',
+      prescriptionDuration: '<4months',
+    },
+  },
+  notes: 'Review e2e patient.',
+};
+
+async function createAssessment(page: Page, body: object = assessmentBody): Promise<string> {
+  const response = await page.request.post('/api/assessments', { data: body });
+  expect(response.status()).toBe(201);
+  const { id } = (await response.json()) as { id: string };
+  return id;
+}
+
+function conditionCard(page: Page, name: string) {
+  return page.getByRole('region', { name, exact: true });
+}
+
+test('a doctor reviews, saves, reloads and finalizes a review', async ({ page }) => {
+  await signInAsNew(page, 'doctor.review', 'doctor');
+  const id = await createAssessment(page);
+  await page.goto(`/assessments/${id}/review`);
+
+  await expect(page.getByRole('heading', { name: 'Doctor Review', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to Results' })).toHaveAttribute(
+    'href',
+    `/assessments/${id}`,
+  );
+  await expect(page.getByText(`Assessment ID: ${id}`)).toBeVisible();
+  await expect(page.getByText('Code: ASS-M9REVIEW-AB12')).toBeVisible();
+  const patient = page.getByRole('region', { name: 'Patient' });
+  await expect(patient).toContainText('Age56');
+  await expect(patient).toContainText('GenderFemale');
+  await expect(patient).toContainText('BMI30.1');
+  await expect(patient).toContainText('StatusComplete');
+  await expect(page.getByText('Locked', { exact: true })).toHaveCount(0);
+
+  // The conditions come in spec order, each with its scores and the rules' reading.
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText([
+    'Patient',
+    'Type 2 Diabetes',
+    'HIV',
+    'TB',
+    'Asthma',
+    'Hypertension',
+    'Hyperlipidaemia',
+  ]);
+  const dm2 = conditionCard(page, 'Type 2 Diabetes');
+  await expect(dm2.locator('.mantine-Badge-root')).toHaveText('High Risk');
+  await expect(dm2).toContainText('Total score 8.8625');
+  await expect(dm2).toContainText('Factor count 5 against a threshold of 2');
+  const riskFactors = dm2.getByRole('table', { name: 'Type 2 Diabetes risk factors' });
+  await expect(riskFactors.getByRole('row', { name: 'Age 50 or over' })).toHaveText(/300%\s*Yes/);
+  await expect(
+    riskFactors.getByRole('row', { name: 'Family history of Type 2 Diabetes' }),
+  ).toHaveText(/250%\s*Yes/);
+  await expect(dm2.getByRole('row', { name: 'Fatigue' })).toContainText('Yes (moderate)');
+  await expect(dm2.getByRole('row', { name: 'Increased Hunger' })).toContainText('Not recorded');
+  await expect(dm2.getByRole('row', { name: 'Symptom score' })).toContainText('2.6125');
+  await expect(conditionCard(page, 'TB').getByRole('row', { name: 'Weight Loss' })).toContainText(
+    'Yes (Weight Loss)',
+  );
+  await expect(conditionCard(page, 'Asthma').getByRole('row', { name: 'Age under 50' })).toHaveText(
+    /120%\s*No/,
+  );
+  const hypertension = conditionCard(page, 'Hypertension');
+  await expect(hypertension.locator('.mantine-Badge-root')).toHaveText('Diagnosed');
+  await expect(hypertension.getByRole('row', { name: 'Diagnosed' })).toContainText('Yes');
+  await expect(hypertension.getByRole('row', { name: 'Last doctor visit' })).toContainText(
+    'More than 12 months ago',
+  );
+  await expect(hypertension.getByRole('row', { name: 'Management score' })).toContainText(
+    '1.7500 (cap 1.75)',
+  );
+
+  // Every condition starts as not agreed, and Disagree is highlighted.
+  for (const name of ['Type 2 Diabetes', 'Hyperlipidaemia']) {
+    await expect(conditionCard(page, name).getByRole('radio', { name: 'Disagree' })).toBeChecked();
+  }
+  expect(await violations(page)).toEqual([]);
+  await expectNoHorizontalOverflow(page);
+  await page.screenshot({ path: 'test-results/review-wide.png', fullPage: true });
+
+  await dm2.getByText('Agree', { exact: true }).click();
+  await expect(dm2.getByRole('radio', { name: 'Agree', exact: true })).toBeChecked();
+  await dm2.getByLabel('Doctor Comments').fill('Agree: HbA1c and fasting glucose requested.');
+  await page.getByRole('button', { name: 'Save Review' }).click();
+  await expect(page.getByText('Doctor review saved successfully!')).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  await expect(page.getByText(/Last saved by Dr doctor\.review/)).toBeVisible();
+
+  await page.reload();
+  await expect(dm2.getByRole('radio', { name: 'Agree', exact: true })).toBeChecked();
+  await expect(dm2.getByLabel('Doctor Comments')).toHaveValue(
+    'Agree: HbA1c and fasting glucose requested.',
+  );
+  await expect(conditionCard(page, 'HIV').getByRole('radio', { name: 'Disagree' })).toBeChecked();
+
+  // A comment typed after the last save is saved by the finalize itself.
+  const hiv = conditionCard(page, 'HIV');
+  await hiv
+    .getByLabel('Doctor Comments')
+    .fill('Female only; no symptoms. Disagree with screening.');
+  await page.getByRole('button', { name: 'Finalize Doctor Review' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Finalize Doctor Review' });
+  await expect(dialog).toContainText(
+    'Are you sure you want to lock this doctor review? Once locked, it cannot be modified.',
+  );
+  expect(await violations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Lock Review' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Doctor review locked successfully!')).toBeVisible();
+
+  await page.reload();
+  await expect(
+    page.getByText('Doctor Review Finalized - This review has been locked and cannot be modified'),
+  ).toBeVisible();
+  await expect(page.getByText('Locked', { exact: true })).toBeVisible();
+  await expect(hiv.getByLabel('Doctor Comments')).toHaveValue(
+    'Female only; no symptoms. Disagree with screening.',
+  );
+  await expect(dm2.getByRole('radio', { name: 'Agree', exact: true })).toBeChecked();
+  for (const textarea of await page.getByLabel('Doctor Comments').all()) {
+    await expect(textarea).toBeDisabled();
+  }
+  for (const radio of await page.getByRole('radio').all()) {
+    await expect(radio).toBeDisabled();
+  }
+  await expect(page.getByRole('button', { name: 'Save Review' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Finalize Doctor Review' })).toBeDisabled();
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/review-locked-wide.png', fullPage: true });
+  await dm2.screenshot({ path: 'test-results/review-locked-card.png' });
+
+  // The server refuses a change to the locked review, whatever the page shows.
+  const refused = await page.request.put(`/api/assessments/${id}/review`, {
+    data: { reviews: [{ condition: 'DM2', agreed: false, comments: '' }] },
+  });
+  expect(refused.status()).toBe(409);
+
+  // The dashboard's agreement summary counts the finalized review.
+  await page.goto('/');
+  const agreement = page.getByRole('region', { name: 'Doctor Agreement', exact: true });
+  await expect(agreement.getByRole('row', { name: /Type 2 Diabetes/ })).toHaveText(
+    /Type 2 Diabetes\s*1\s*1 \(100%\)/,
+  );
+  await expect(agreement.getByRole('row', { name: /^HIV/ })).toHaveText(/HIV\s*1\s*0 \(0%\)/);
+  expect(await violations(page)).toEqual([]);
+  await agreement.screenshot({ path: 'test-results/review-agreement.png' });
+});
+
+test('the review page fits a phone and has no WCAG violations there', async ({ page }) => {
+  await signInAsNew(page, 'doctor.phone', 'doctor');
+  const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9PHONE-CD34' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/assessments/${id}/review`);
+  await expect(conditionCard(page, 'Type 2 Diabetes')).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+  expect(await violations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/review-narrow.png', fullPage: true });
+  await page.screenshot({ path: 'test-results/review-narrow-top.png' });
+
+  await page.goto('/');
+  const agreement = page.getByRole('region', { name: 'Doctor Agreement', exact: true });
+  await expect(agreement.getByRole('row')).toHaveCount(7);
+  await expectNoHorizontalOverflow(page);
+  // The card clips what does not fit, so the table itself must fit inside it.
+  const card = await agreement.boundingBox();
+  const table = await agreement.getByRole('table').boundingBox();
+  if (card === null || table === null) throw new Error('The agreement summary is not laid out');
+  expect(table.x + table.width).toBeLessThanOrEqual(card.x + card.width);
+  await agreement.screenshot({ path: 'test-results/review-agreement-narrow.png' });
+});
+
+test('a nurse may not open a review and sees no agreement summary', async ({ page }) => {
+  await signInAsNew(page, 'nurse.review', 'nurse');
+  const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9NURSE-EF56' });
+  await page.goto(`/assessments/${id}/review`);
+  await expect(page.getByText('You do not have permission to view this page.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save Review' })).toHaveCount(0);
+  expect(await violations(page)).toEqual([]);
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Doctor Agreement', exact: true })).toHaveCount(0);
+});
+
+test('saving a review that was finalized meanwhile says so and shows it locked', async ({
+  page,
+}) => {
+  await signInAsNew(page, 'doctor.second', 'doctor');
+  const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9LOCKED-GH78' });
+  await page.goto(`/assessments/${id}/review`);
+  const dm2 = conditionCard(page, 'Type 2 Diabetes');
+  await dm2.getByLabel('Doctor Comments').fill('Typed while a colleague finalized.');
+
+  const locked = await page.request.post(`/api/assessments/${id}/review/lock`, {
+    data: { reviews: [{ condition: 'DM2', agreed: true, comments: 'Finalized by a colleague.' }] },
+  });
+  expect(locked.status()).toBe(200);
+  await page.getByRole('button', { name: 'Save Review' }).click();
+
+  await expect(page.getByText('Review is already locked and cannot be modified')).toBeVisible();
+  await expect(
+    page.getByText('Doctor Review Finalized - This review has been locked and cannot be modified'),
+  ).toBeVisible();
+  await expect(dm2.getByLabel('Doctor Comments')).toHaveValue('Finalized by a colleague.');
+  await expect(dm2.getByLabel('Doctor Comments')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save Review' })).toBeDisabled();
+  expect(await violations(page)).toEqual([]);
+});
+
+test('an unknown assessment says it could not be loaded', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/assessments/no-such-assessment/review');
+  await expect(page.getByText('Failed to load assessment. Please try again.')).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});

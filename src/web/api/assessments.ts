@@ -1,0 +1,81 @@
+import {
+  assessmentListSchema,
+  assessmentSchema,
+  type Assessment,
+  type AssessmentBody,
+} from '../../shared/api/assessments.ts';
+import { ApiError, apiRequest } from './client.ts';
+
+function assessmentPath(id: string): string {
+  return `/api/assessments/${encodeURIComponent(id)}`;
+}
+
+/** An update or sign-off names the version it is based on; the server refuses a stale one (412). */
+function ifMatch(version: number): Record<string, string> {
+  return { 'if-match': `"${version}"` };
+}
+
+export function getAssessment(id: string, signal?: AbortSignal): Promise<Assessment> {
+  return apiRequest(assessmentPath(id), { schema: assessmentSchema, signal });
+}
+
+/**
+ * Creates an assessment under the code made when it was started. Repeating the call is safe: the
+ * server answers the existing record for a code it already has with the same content.
+ */
+export function createAssessment(body: AssessmentBody): Promise<Assessment> {
+  return apiRequest('/api/assessments', { method: 'POST', body, schema: assessmentSchema });
+}
+
+export function updateAssessment(
+  id: string,
+  version: number,
+  body: AssessmentBody,
+): Promise<Assessment> {
+  return apiRequest(assessmentPath(id), {
+    method: 'PUT',
+    body,
+    headers: ifMatch(version),
+    schema: assessmentSchema,
+  });
+}
+
+export function signOffAssessment(id: string, version: number): Promise<Assessment> {
+  return apiRequest(`${assessmentPath(id)}/sign-off`, {
+    method: 'POST',
+    headers: ifMatch(version),
+    schema: assessmentSchema,
+  });
+}
+
+/** The id of the live assessment with this code, found through the history search. */
+async function findAssessmentIdByCode(code: string): Promise<string | null> {
+  const { items } = await apiRequest('/api/assessments', {
+    query: { q: code },
+    schema: assessmentListSchema,
+  });
+  return items.find((item) => item.code === code)?.id ?? null;
+}
+
+/**
+ * The first save of a new assessment. When an earlier attempt was stored but its answer never
+ * arrived, and the content has changed since, the server refuses the code (409); the stored record
+ * is then updated instead, but only when this user created it and nobody has changed it since
+ * (version 1), so that no one else's work is overwritten.
+ */
+export async function saveNewAssessment(
+  body: AssessmentBody & { code: string },
+  /** The signed-in user's display name, which the server records as the creator. */
+  creatorName: string,
+): Promise<Assessment> {
+  try {
+    return await createAssessment(body);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409 && error.field === 'code')) throw error;
+    const existingId = await findAssessmentIdByCode(body.code);
+    if (existingId === null) throw error;
+    const existing = await getAssessment(existingId);
+    if (existing.createdBy !== creatorName || existing.version !== 1) throw error;
+    return updateAssessment(existing.id, existing.version, body);
+  }
+}

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { friendlyMessages } from '../../shared/texts.ts';
+import { ApiError, apiRequest, apiUrl, errorFromResponse, onSignedOut } from './client.ts';
+
+function answer(status: number, body?: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function stubFetch(response: Response | Error) {
+  const fetchMock = vi.fn(() =>
+    response instanceof Error ? Promise.reject(response) : Promise.resolve(response),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+async function failureOf(call: Promise<unknown>): Promise<ApiError> {
+  const error = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
+  return error;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('apiUrl', () => {
+  it('leaves out empty and missing query values', () => {
+    expect(apiUrl('/api/audit', { user: 'ann', action: '', from: undefined, limit: 50 })).toBe(
+      '/api/audit?user=ann&limit=50',
+    );
+    expect(apiUrl('/api/users', {})).toBe('/api/users');
+  });
+
+  it('encodes values', () => {
+    expect(apiUrl('/api/audit', { user: 'a b&c' })).toBe('/api/audit?user=a+b%26c');
+  });
+});
+
+describe('errorFromResponse', () => {
+  it('carries the envelope code, message and field', () => {
+    const error = errorFromResponse(400, {
+      error: { code: 'validation_failed', message: 'password: too short', field: 'password' },
+    });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'password: too short',
+      field: 'password',
+    });
+  });
+
+  it('turns a body that is not an envelope into the friendly unexpected message', () => {
+    expect(errorFromResponse(502, '<html>Bad gateway</html>')).toMatchObject({
+      status: 502,
+      code: 'internal',
+      message: friendlyMessages.unexpected,
+    });
+  });
+});
+
+describe('apiRequest', () => {
+  const itemSchema = z.object({ id: z.string() });
+
+  it('sends JSON with the same-origin credentials and returns the checked body', async () => {
+    const fetchMock = stubFetch(answer(200, { id: 'u1' }));
+    const result = await apiRequest('/api/things', {
+      method: 'POST',
+      body: { name: 'x' },
+      schema: itemSchema,
+    });
+    expect(result).toEqual({ id: 'u1' });
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/things',
+      expect.objectContaining({
+        method: 'POST',
+        credentials: 'same-origin',
+        body: '{"name":"x"}',
+        headers: expect.objectContaining({ 'content-type': 'application/json' }) as unknown,
+      }),
+    );
+  });
+
+  it('resolves with nothing for a 204', async () => {
+    stubFetch(answer(204));
+    await expect(apiRequest('/api/session', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
+  it('maps a network failure to the friendly network message', async () => {
+    stubFetch(new TypeError('Failed to fetch'));
+    const error = await failureOf(apiRequest('/api/users', { schema: itemSchema }));
+    expect(error).toMatchObject({ status: 0, code: 'network', message: friendlyMessages.network });
+  });
+
+  it('refuses a success body that does not match the schema', async () => {
+    stubFetch(answer(200, { id: 42 }));
+    const error = await failureOf(apiRequest('/api/users', { schema: itemSchema }));
+    expect(error.code).toBe('internal');
+  });
+
+  it('signals signed-out on a 401, except from the sign-in call', async () => {
+    const listener = vi.fn();
+    const stop = onSignedOut(listener);
+    const envelope = { error: { code: 'unauthenticated', message: 'Please sign in to continue.' } };
+
+    stubFetch(answer(401, envelope));
+    const signInError = await failureOf(
+      apiRequest('/api/session', { method: 'POST', body: {}, isSignIn: true }),
+    );
+    expect(signInError.status).toBe(401);
+    expect(listener).not.toHaveBeenCalled();
+
+    stubFetch(answer(401, envelope));
+    const error = await failureOf(apiRequest('/api/users'));
+    expect(error.message).toBe('Please sign in to continue.');
+    expect(listener).toHaveBeenCalledTimes(1);
+
+    stop();
+    stubFetch(answer(401, envelope));
+    await failureOf(apiRequest('/api/users'));
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('rethrows an abort instead of calling it a network failure', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const abort = new DOMException('aborted', 'AbortError');
+    stubFetch(abort);
+    await expect(apiRequest('/api/users', { signal: controller.signal })).rejects.toBe(abort);
+  });
+});

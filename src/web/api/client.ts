@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import { errorEnvelopeSchema, type ErrorCode } from '../../shared/api/errors.ts';
+import { friendlyMessages } from '../../shared/texts.ts';
+
+/** The server's error codes, plus `network` when no answer came back at all. */
+export type ApiErrorCode = ErrorCode | 'network';
+
+/** A failed call: the status (0 when the network failed), the server's code, message and field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  readonly field: string | undefined;
+
+  constructor(status: number, code: ApiErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export type QueryValue = string | number | undefined;
+
+/** A same-origin API address; empty and missing query values are left out. */
+export function apiUrl(path: string, query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search === '' ? path : `${path}?${search}`;
+}
+
+/** The error a failed response stands for, from its status and (parsed JSON) body. */
+export function errorFromResponse(status: number, body: unknown): ApiError {
+  const envelope = errorEnvelopeSchema.safeParse(body);
+  if (!envelope.success) return new ApiError(status, 'internal', friendlyMessages.unexpected);
+  const { code, message, field } = envelope.data.error;
+  return new ApiError(status, code, message, field);
+}
+
+type SignedOutListener = () => void;
+const signedOutListeners = new Set<SignedOutListener>();
+
+/** Calls the listener whenever the server answers 401: the session has ended. */
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => {
+    signedOutListeners.delete(listener);
+  };
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Extra request headers, such as If-Match with the version an update is based on. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** The sign-in call answers 401 for a wrong password, which does not mean a session ended. */
+  isSignIn?: boolean;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls the API and returns the response body checked against the schema (or nothing when no
+ * schema is given). Every failure is thrown as an ApiError; an aborted call rethrows the abort.
+ */
+export async function apiRequest<T>(
+  path: string,
+  options: RequestOptions & { schema: z.ZodType<T> },
+): Promise<T>;
+export async function apiRequest(path: string, options?: RequestOptions): Promise<void>;
+export async function apiRequest<T>(
+  path: string,
+  options: RequestOptions & { schema?: z.ZodType<T> } = {},
+): Promise<T | void> {
+  const { method = 'GET', query, body, headers, signal, isSignIn = false, schema } = options;
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, query), {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    throw new ApiError(0, 'network', friendlyMessages.network);
+  }
+
+  if (!response.ok) {
+    const failure = errorFromResponse(response.status, await readJson(response));
+    if (response.status === 401 && !isSignIn) {
+      for (const listener of signedOutListeners) listener();
+    }
+    throw failure;
+  }
+  if (schema === undefined) return;
+  const parsed = schema.safeParse(await readJson(response));
+  if (!parsed.success) throw new ApiError(response.status, 'internal', friendlyMessages.unexpected);
+  return parsed.data;
+}

@@ -1,0 +1,36 @@
+import { assessmentListSchema, type AssessmentList } from '../../shared/api/assessments.ts';
+import { populationSchema, type Population } from '../../shared/api/population.ts';
+import { apiRequest } from './client.ts';
+
+/** What narrows the history: the search words and whole days (YYYY-MM-DD), unset when empty. */
+export interface HistoryFilter {
+  q?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** One page of the history (20 rows), after `cursor` when loading more. */
+export function listAssessments(
+  filter: HistoryFilter,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+): Promise<AssessmentList> {
+  return apiRequest('/api/assessments', {
+    query: { q: filter.q, from: filter.from, to: filter.to, limit: 20, cursor },
+    schema: assessmentListSchema,
+    signal,
+  });
+}
+
+/** Risk statuses per condition over every assessment the filter matches. */
+export function getPopulation(filter: HistoryFilter, signal?: AbortSignal): Promise<Population> {
+  return apiRequest('/api/assessments/population', {
+    query: { q: filter.q, from: filter.from, to: filter.to },
+    schema: populationSchema,
+    signal,
+  });
+}
+
+export function deleteAssessment(id: string): Promise<void> {
+  return apiRequest(`/api/assessments/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}

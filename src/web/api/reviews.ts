@@ -1,0 +1,50 @@
+import { assessmentSchema, type Assessment } from '../../shared/api/assessments.ts';
+import {
+  agreementSummarySchema,
+  reviewSchema,
+  type AgreementSummary,
+  type ConditionReview,
+  type Review,
+} from '../../shared/api/reviews.ts';
+import { apiRequest } from './client.ts';
+
+function reviewPath(assessmentId: string): string {
+  return `/api/assessments/${encodeURIComponent(assessmentId)}/review`;
+}
+
+/** The assessment a doctor reviews: patient data, answers and the rules' results. */
+export function getReviewedAssessment(
+  assessmentId: string,
+  signal?: AbortSignal,
+): Promise<Assessment> {
+  return apiRequest(`/api/assessments/${encodeURIComponent(assessmentId)}`, {
+    schema: assessmentSchema,
+    signal,
+  });
+}
+
+export function getReview(assessmentId: string, signal?: AbortSignal): Promise<Review> {
+  return apiRequest(reviewPath(assessmentId), { schema: reviewSchema, signal });
+}
+
+/** Replaces the whole review; a locked review is refused with 409 review_locked. */
+export function saveReview(assessmentId: string, reviews: ConditionReview[]): Promise<Review> {
+  return apiRequest(reviewPath(assessmentId), {
+    method: 'PUT',
+    body: { reviews },
+    schema: reviewSchema,
+  });
+}
+
+/** Saves the given rows and locks the review in one step. */
+export function lockReview(assessmentId: string, reviews: ConditionReview[]): Promise<Review> {
+  return apiRequest(`${reviewPath(assessmentId)}/lock`, {
+    method: 'POST',
+    body: { reviews },
+    schema: reviewSchema,
+  });
+}
+
+export function getAgreementSummary(signal?: AbortSignal): Promise<AgreementSummary> {
+  return apiRequest('/api/reviews/agreement', { schema: agreementSummarySchema, signal });
+}

@@ -1,0 +1,103 @@
+import { useRef, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { productTexts } from '../../shared/texts.ts';
+import { usePageTitle } from '../hooks/usePageTitle.ts';
+import { useSession } from '../hooks/useSession.ts';
+import { signInFailure } from '../session/sessionState.ts';
+import { AppFooter } from './AppFooter.tsx';
+
+/** The access gate (spec 2.1 with decisions.md section 1): shown until the server signs one in. */
+export function AccessGate({ notice }: { notice: string | null }) {
+  usePageTitle('Secure Access Required');
+  const { signIn } = useSession();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordVisible, setPasswordVisible] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+
+  const canSubmit = username.trim() !== '' && password !== '' && !checking;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!canSubmit) return;
+    setChecking(true);
+    setFailure(null);
+    try {
+      await signIn(username.trim(), password);
+    } catch (error) {
+      const { message, refused } = signInFailure(error);
+      setChecking(false);
+      setFailure(message);
+      if (refused) setPassword('');
+      passwordInput.current?.focus();
+    }
+  }
+
+  return (
+    <Stack mih="100dvh" p="md" gap="lg" justify="center" align="center">
+      <Box component="main" w="100%" maw={440}>
+        <Paper withBorder shadow="sm" radius="md" p={{ base: 'lg', sm: 'xl' }}>
+          <Stack gap="md">
+            <Title order={1} size="h2">
+              Secure Access Required
+            </Title>
+            <Text>
+              Please enter your password to access the Chronic Disease Risk Assessment System
+            </Text>
+            {notice !== null && failure === null && (
+              <Alert color="yellow" role="status">
+                {notice}
+              </Alert>
+            )}
+            <form onSubmit={(event) => void submit(event)}>
+              <Stack gap="md">
+                <TextInput
+                  label="User name"
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  required
+                  value={username}
+                  onChange={(event) => setUsername(event.currentTarget.value)}
+                />
+                <PasswordInput
+                  ref={passwordInput}
+                  label="Password"
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  visible={passwordVisible}
+                  onVisibilityChange={setPasswordVisible}
+                  visibilityToggleFocusable
+                  visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
+                />
+                {failure !== null && <Alert color="red">{failure}</Alert>}
+                <Button type="submit" fullWidth disabled={!canSubmit}>
+                  {checking ? 'Authenticating...' : 'Access System'}
+                </Button>
+              </Stack>
+            </form>
+          </Stack>
+        </Paper>
+      </Box>
+      <Box component="footer">
+        <AppFooter guidelinesVersion={productTexts.gateGuidelinesVersion} />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
+import { AppShell, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { productTexts } from '../../shared/texts.ts';
+import { useSession, useSignedInUser } from '../hooks/useSession.ts';
+import { roleLabels } from '../format.ts';
+import { errorMessage } from '../forms.ts';
+import { can, type Permission } from '../session/permissions.ts';
+import { AppFooter } from './AppFooter.tsx';
+
+interface NavigationItem {
+  label: string;
+  to: string;
+  /** Only users whose role has this permission see the item. */
+  permission?: Permission;
+}
+
+/** The views of the signed-in app; later screens add theirs here. */
+const navigationItems: NavigationItem[] = [
+  { label: 'Dashboard', to: '/' },
+  { label: 'Users', to: '/admin/users', permission: 'users.manage' },
+  { label: 'Audit Trail', to: '/admin/audit', permission: 'audit.read' },
+];
+
+function NavigationLink({ item, onNavigate }: { item: NavigationItem; onNavigate: () => void }) {
+  const active = useMatch({ path: item.to, end: item.to === '/' }) !== null;
+  return (
+    <NavLink
+      component={RouterNavLink}
+      to={item.to}
+      end={item.to === '/'}
+      label={item.label}
+      active={active}
+      onClick={onNavigate}
+    />
+  );
+}
+
+function UserIdentity({ align }: { align: 'left' | 'right' }) {
+  const user = useSignedInUser();
+  return (
+    <Box ta={align}>
+      <Text size="sm" fw={600} lh={1.3}>
+        {user.displayName}
+      </Text>
+      <Text size="xs" c="dimmed" lh={1.3}>
+        {roleLabels[user.role]}
+      </Text>
+    </Box>
+  );
+}
+
+function SignOutButton() {
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+
+  async function handleSignOut() {
+    setSigningOut(true);
+    try {
+      await signOut();
+      // The next person to sign in starts from the dashboard, not from this user's page.
+      void navigate('/', { replace: true });
+    } catch (error) {
+      setSigningOut(false);
+      notifications.show({ color: 'red', title: 'Sign out failed', message: errorMessage(error) });
+    }
+  }
+
+  return (
+    <Button variant="default" size="sm" loading={signingOut} onClick={() => void handleSignOut()}>
+      Sign out
+    </Button>
+  );
+}
+
+/** The signed-in frame: header with the user and sign-out, navigation, the view, the footer. */
+export function AppLayout() {
+  const user = useSignedInUser();
+  const [navigationOpened, { toggle: toggleNavigation, close: closeNavigation }] =
+    useDisclosure(false);
+  // Below Mantine's `sm` breakpoint (48em) the navigation collapses into the burger menu.
+  const narrow = useMediaQuery('(max-width: 47.99em)', undefined, {
+    getInitialValueInEffect: false,
+  });
+  // Collapsed, the navigation is only moved off screen; hiding it keeps its links out of the
+  // tab order and away from screen readers.
+  const navigationHidden = narrow && !navigationOpened;
+  const visibleItems = navigationItems.filter(
+    (item) => item.permission === undefined || can(user.role, item.permission),
+  );
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navigationOpened } }}
+      // Three lines of footer text on a phone, two on wider screens.
+      footer={{ height: { base: 88, sm: 64 } }}
+      padding="md"
+    >
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navigationOpened}
+              onClick={toggleNavigation}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Navigation"
+              aria-expanded={navigationOpened}
+              aria-controls="main-navigation"
+            />
+            <Text fw={700} fz={{ base: 'md', sm: 'lg' }} lh={1.2}>
+              {productTexts.systemName}
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Box visibleFrom="sm">
+              <UserIdentity align="right" />
+            </Box>
+            <SignOutButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar
+        p="sm"
+        id="main-navigation"
+        aria-label="Main"
+        style={navigationHidden ? { visibility: 'hidden' } : undefined}
+      >
+        <Stack gap="xs" justify="space-between" h="100%">
+          <Box>
+            {visibleItems.map((item) => (
+              <NavigationLink key={item.to} item={item} onNavigate={closeNavigation} />
+            ))}
+          </Box>
+          <Box hiddenFrom="sm" px="sm">
+            <UserIdentity align="left" />
+          </Box>
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+      <AppShell.Footer>
+        <AppFooter />
+      </AppShell.Footer>
+    </AppShell>
+  );
+}

@@ -1,0 +1,29 @@
+import { Group, Radio } from '@mantine/core';
+
+/** A Yes/No question; unanswered until one is chosen (an unanswered question does not apply). */
+export function YesNoQuestion({
+  label,
+  value,
+  onChange,
+  disabled = false,
+}: {
+  label: string;
+  value: boolean | undefined;
+  onChange: (answer: boolean) => void;
+  disabled?: boolean;
+}) {
+  const selected = value === undefined ? null : value ? 'yes' : 'no';
+  return (
+    <Radio.Group
+      label={label}
+      value={selected}
+      onChange={(answer) => onChange(answer === 'yes')}
+      disabled={disabled}
+    >
+      <Group gap="lg" mt={6}>
+        <Radio value="yes" label="Yes" />
+        <Radio value="no" label="No" />
+      </Group>
+    </Radio.Group>
+  );
+}

@@ -1,0 +1,241 @@
+import { useId, type ReactNode } from 'react';
+import {
+  Badge,
+  Box,
+  Card,
+  Divider,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import { reviewCommentsMaxLength, type ConditionReview } from '../../../shared/api/reviews.ts';
+import {
+  formatComorbidity,
+  formatScore,
+  managementAnswerRows,
+  riskFactorRows,
+  readableGreen,
+  riskStatusColors,
+  symptomAnswerRows,
+  type SymptomAnswers,
+} from '../../pages/review/reviewDisplay.ts';
+import classes from './ConditionReviewCard.module.css';
+
+type ConditionResult = Assessment['results']['conditions'][number];
+
+function Block({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Title order={3} size="h5" mb={4}>
+        {title}
+      </Title>
+      {children}
+    </Box>
+  );
+}
+
+/** Label and value rows; the label is the row header for screen readers. */
+function FactTable({
+  caption,
+  rows,
+}: {
+  caption: string;
+  rows: { label: string; value: string }[];
+}) {
+  return (
+    <Table verticalSpacing={4} horizontalSpacing="xs" fz="sm" aria-label={caption}>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.label}>
+            <Table.Th scope="row" fw={400}>
+              {row.label}
+            </Table.Th>
+            <Table.Td ta="right">{row.value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function RiskFactorTable({ result }: { result: ConditionResult }) {
+  const rows = riskFactorRows(result.condition, result.details.riskFactors);
+  if (rows.length === 0)
+    return <Text size="sm">No risk factors are weighed for this condition.</Text>;
+  return (
+    <Table
+      verticalSpacing={4}
+      horizontalSpacing="xs"
+      fz="sm"
+      aria-label={`${CONDITION_DISPLAY_NAMES[result.condition]} risk factors`}
+    >
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Risk factor</Table.Th>
+          <Table.Th scope="col" ta="right">
+            Weight
+          </Table.Th>
+          <Table.Th scope="col" ta="right">
+            Present
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.name}>
+            <Table.Th scope="row" fw={400}>
+              {row.name}
+            </Table.Th>
+            <Table.Td ta="right">{row.weight}</Table.Td>
+            <Table.Td ta="right" fw={row.applies ? 700 : 400}>
+              {row.applies ? 'Yes' : 'No'}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export interface ConditionReviewCardProps {
+  result: ConditionResult;
+  symptoms: SymptomAnswers | undefined;
+  management: Assessment['management'][ConditionResult['condition']];
+  review: ConditionReview;
+  locked: boolean;
+  onChange: (change: Partial<Omit<ConditionReview, 'condition'>>) => void;
+}
+
+/** One condition as the rules scored it, with the doctor's agreement and comments. */
+export function ConditionReviewCard({
+  result,
+  symptoms,
+  management,
+  review,
+  locked,
+  onChange,
+}: ConditionReviewCardProps) {
+  const headingId = useId();
+  const agreementLabelId = useId();
+  const name = CONDITION_DISPLAY_NAMES[result.condition];
+  const { components, details } = result;
+  const symptomRows = symptomAnswerRows(result.condition, symptoms);
+  const managementScore =
+    details.managementCap === undefined
+      ? formatScore(components.managementScore)
+      : `${formatScore(components.managementScore)} (cap ${details.managementCap})`;
+
+  return (
+    <Card withBorder component="section" aria-labelledby={headingId} padding="md" radius="md">
+      <Stack gap="md">
+        <Group justify="space-between" gap="sm">
+          <Title order={2} size="h3" id={headingId}>
+            {name}
+          </Title>
+          <Badge size="lg" color={riskStatusColors[result.riskStatus]} autoContrast>
+            {RISK_STATUS_LABELS[result.riskStatus]}
+          </Badge>
+        </Group>
+
+        <Group gap="xl" style={{ rowGap: 4 }}>
+          <Text size="sm">
+            Total score{' '}
+            <Text span fw={700}>
+              {formatScore(result.totalScore)}
+            </Text>
+          </Text>
+          <Text size="sm">
+            Factor count{' '}
+            <Text span fw={700}>
+              {result.factorCount}
+            </Text>{' '}
+            against a threshold of{' '}
+            <Text span fw={700}>
+              {details.threshold}
+            </Text>
+          </Text>
+        </Group>
+
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" verticalSpacing="md">
+          <Block title="Risk factors">
+            <RiskFactorTable result={result} />
+          </Block>
+          <Block title="Symptoms">
+            {symptomRows.length === 0 ? (
+              <Text size="sm">Asymptomatic condition: no symptoms are assessed.</Text>
+            ) : (
+              <FactTable
+                caption={`${name} symptom answers`}
+                rows={symptomRows.map((row) => ({ label: row.name, value: row.answer }))}
+              />
+            )}
+          </Block>
+          <Block title="Management">
+            <FactTable
+              caption={`${name} management answers`}
+              rows={managementAnswerRows(management)}
+            />
+          </Block>
+          <Block title="Score breakdown">
+            <FactTable
+              caption={`${name} score breakdown`}
+              rows={[
+                { label: 'Symptom score', value: formatScore(components.symptomScore) },
+                { label: 'Risk factor score', value: formatScore(components.riskFactorScore) },
+                {
+                  label: 'Comorbidity score',
+                  value: formatComorbidity(components.comorbidityScore),
+                },
+                { label: 'Management score', value: managementScore },
+              ]}
+            />
+          </Block>
+        </SimpleGrid>
+
+        <Block title="Interpretation">
+          <Text size="sm">{result.interpretation}</Text>
+        </Block>
+
+        <Divider />
+
+        <Stack gap="sm">
+          <Box>
+            <Text size="sm" fw={500} mb={4} id={agreementLabelId}>
+              Agreement
+            </Text>
+            <SegmentedControl
+              aria-labelledby={`${agreementLabelId} ${headingId}`}
+              data={[
+                { label: 'Agree', value: 'agree' },
+                { label: 'Disagree', value: 'disagree' },
+              ]}
+              value={review.agreed ? 'agree' : 'disagree'}
+              onChange={(value) => onChange({ agreed: value === 'agree' })}
+              // Disagree is the default; red makes an unreviewed or disputed condition stand out.
+              color={review.agreed ? readableGreen : 'red.9'}
+              disabled={locked}
+            />
+          </Box>
+          <Textarea
+            label="Doctor Comments"
+            value={review.comments}
+            onChange={(event) => onChange({ comments: event.currentTarget.value })}
+            disabled={locked}
+            classNames={{ input: classes.comments }}
+            autosize
+            minRows={3}
+            maxRows={10}
+            maxLength={reviewCommentsMaxLength}
+          />
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}

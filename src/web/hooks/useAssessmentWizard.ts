@@ -1,0 +1,244 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { score, type AssessmentResult } from '../../engine/index.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import {
+  getAssessment,
+  saveNewAssessment,
+  signOffAssessment,
+  updateAssessment,
+} from '../api/assessments.ts';
+import { notifySuccess } from '../components/assessment/notify.ts';
+import { errorMessage } from '../forms.ts';
+import { clearAssessmentDraft, readDraft, writeDraft } from '../pages/assessment/draft.ts';
+import {
+  assessmentBody,
+  formFromAssessment,
+  parseDemographics,
+  patientData,
+  sameContent,
+  type AssessmentForm,
+  type ParsedDemographics,
+} from '../pages/assessment/form.ts';
+import {
+  saveFailure,
+  signOffFailure,
+  wizardTexts,
+  type Failure,
+} from '../pages/assessment/messages.ts';
+import type { StepFacts } from '../pages/assessment/steps.ts';
+
+/** What the wizard holds: the answers being edited and, once saved, the stored assessment. */
+export interface WizardRecord {
+  code: string;
+  saved: Assessment | null;
+  /** The version of `saved` the edits are based on; an update names it (If-Match). */
+  baseVersion: number | null;
+  resultsCalculated: boolean;
+  form: AssessmentForm;
+}
+
+/**
+ * The results on screen: the server's for a saved assessment without changes, otherwise computed
+ * live in the browser by the shared engine from the current answers.
+ */
+export type DisplayedResults =
+  { status: 'ok'; source: 'saved' | 'live'; result: AssessmentResult } | { status: 'failed' };
+
+function liveResults(form: AssessmentForm, parsed: ParsedDemographics): DisplayedResults {
+  try {
+    return { status: 'ok', source: 'live', result: score(patientData(form, parsed)) };
+  } catch {
+    return { status: 'failed' };
+  }
+}
+
+export interface WizardUser {
+  id: string;
+  displayName: string;
+}
+
+export function useAssessmentWizard({
+  user,
+  initial,
+  onCreated,
+}: {
+  user: WizardUser;
+  initial: WizardRecord;
+  /** After the first save, with the stored assessment (the page moves to its address). */
+  onCreated: (assessment: Assessment) => void;
+}) {
+  const [record, setRecord] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const [signingOff, setSigningOff] = useState(false);
+  const [reloading, setReloading] = useState(false);
+  /** The stored assessment changed under the user: the server's message, until reloaded. */
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Extract<Failure, { kind: 'failed' }> | null>(null);
+  /** Notes the user had typed when a reload replaced them, kept on screen to copy from. */
+  const [replacedNotes, setReplacedNotes] = useState<string | null>(null);
+
+  const { form, saved } = record;
+  const signedOff = saved?.signedOff === true;
+  const parsed = useMemo(() => parseDemographics(form.demographics), [form.demographics]);
+  const savedForm = useMemo(() => (saved === null ? null : formFromAssessment(saved)), [saved]);
+  const dirty = savedForm === null || !sameContent(form, savedForm);
+  const results = useMemo<DisplayedResults>(
+    () =>
+      saved !== null && !dirty
+        ? { status: 'ok', source: 'saved', result: saved.results }
+        : liveResults(form, parsed),
+    [saved, dirty, form, parsed],
+  );
+  const stepFacts: StepFacts = {
+    demographics: parsed.values,
+    symptoms: form.symptoms,
+    management: form.management,
+    hasResults: record.resultsCalculated || saved !== null,
+    signedOff,
+  };
+
+  // The tab keeps what is not saved yet; a saved assessment without changes needs no draft.
+  useEffect(() => {
+    const assessmentId = saved?.id ?? null;
+    if (saved !== null && (signedOff || !dirty)) {
+      if (readDraft()?.assessmentId === assessmentId) clearAssessmentDraft();
+      return;
+    }
+    writeDraft({
+      userId: user.id,
+      code: record.code,
+      assessmentId,
+      baseVersion: record.baseVersion,
+      resultsCalculated: record.resultsCalculated,
+      form,
+    });
+  }, [user.id, record, form, saved, signedOff, dirty]);
+
+  /** Changes the answers; ignored once signed off (spec 4). */
+  const updateForm = useCallback(
+    (change: (current: AssessmentForm) => AssessmentForm) => {
+      if (signedOff) return;
+      setRecord((current) => ({ ...current, form: change(current.form) }));
+    },
+    [signedOff],
+  );
+
+  const markResultsCalculated = useCallback(() => {
+    setRecord((current) =>
+      current.resultsCalculated ? current : { ...current, resultsCalculated: true },
+    );
+  }, []);
+
+  /** Takes in the stored assessment; answers typed while a call was out are kept. */
+  const acceptStored = useCallback((assessment: Assessment, formSent: AssessmentForm) => {
+    setRecord((current) => ({
+      code: assessment.code ?? current.code,
+      saved: assessment,
+      baseVersion: assessment.version,
+      resultsCalculated: true,
+      form: current.form === formSent ? formFromAssessment(assessment) : current.form,
+    }));
+  }, []);
+
+  async function save(): Promise<void> {
+    if (signedOff || saving) return;
+    const formSent = form;
+    const isUpdate = saved !== null;
+    setSaving(true);
+    setFailure(null);
+    setConflict(null);
+    try {
+      const assessment =
+        saved !== null
+          ? await updateAssessment(
+              saved.id,
+              record.baseVersion ?? saved.version,
+              assessmentBody(formSent),
+            )
+          : await saveNewAssessment(
+              { ...assessmentBody(formSent), code: record.code },
+              user.displayName,
+            );
+      acceptStored(assessment, formSent);
+      notifySuccess(isUpdate ? wizardTexts.updated : wizardTexts.saved);
+      if (!isUpdate) {
+        clearAssessmentDraft();
+        onCreated(assessment);
+      }
+    } catch (error) {
+      const outcome = saveFailure(error, isUpdate);
+      if (outcome.kind === 'conflict') setConflict(outcome.message);
+      else setFailure(outcome);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function signOff(): Promise<boolean> {
+    if (saved === null || signedOff || dirty || signingOff) return false;
+    setSigningOff(true);
+    setFailure(null);
+    setConflict(null);
+    try {
+      const assessment = await signOffAssessment(saved.id, record.baseVersion ?? saved.version);
+      acceptStored(assessment, form);
+      notifySuccess('Assessment signed off.');
+      return true;
+    } catch (error) {
+      const outcome = signOffFailure(error);
+      if (outcome.kind === 'conflict') setConflict(outcome.message);
+      else setFailure(outcome);
+      return false;
+    } finally {
+      setSigningOff(false);
+    }
+  }
+
+  /** After a conflict: shows the stored assessment, keeping the user's notes on screen. */
+  async function reload(): Promise<void> {
+    if (saved === null) return;
+    const notesTyped = form.notes;
+    setReloading(true);
+    try {
+      const fresh = await getAssessment(saved.id);
+      setRecord((current) => ({
+        ...current,
+        saved: fresh,
+        baseVersion: fresh.version,
+        form: formFromAssessment(fresh),
+      }));
+      setReplacedNotes(notesTyped !== '' && notesTyped !== (fresh.notes ?? '') ? notesTyped : null);
+      setConflict(null);
+      setFailure(null);
+    } catch (error) {
+      setFailure({ kind: 'failed', title: wizardTexts.loadFailed, message: errorMessage(error) });
+    } finally {
+      setReloading(false);
+    }
+  }
+
+  return {
+    code: record.code,
+    saved,
+    form,
+    parsed,
+    dirty,
+    signedOff,
+    results,
+    stepFacts,
+    saving,
+    signingOff,
+    reloading,
+    conflict,
+    failure,
+    replacedNotes,
+    dismissReplacedNotes: () => setReplacedNotes(null),
+    updateForm,
+    markResultsCalculated,
+    save,
+    signOff,
+    reload,
+  };
+}
+
+export type AssessmentWizardState = ReturnType<typeof useAssessmentWizard>;

@@ -1,0 +1,171 @@
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Container, Stack, Title } from '@mantine/core';
+import { CONDITIONS } from '../../../engine/index.ts';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import { AssessmentBadges } from '../../components/assessment/AssessmentBadges.tsx';
+import { StepBar } from '../../components/assessment/StepBar.tsx';
+import { useAssessmentWizard, type WizardRecord } from '../../hooks/useAssessmentWizard.ts';
+import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { useSignedInUser } from '../../hooks/useSession.ts';
+import { DemographicsStep } from './DemographicsStep.tsx';
+import { ManagementStep } from './ManagementStep.tsx';
+import { ResultsStep } from './ResultsStep.tsx';
+import { RiskFactorsStep } from './RiskFactorsStep.tsx';
+import {
+  canOpenStep,
+  firstStep,
+  isStepComplete,
+  landingStep,
+  parseStep,
+  resultsStep,
+  wizardSteps,
+  type WizardStep,
+} from './steps.ts';
+import { SymptomsStep } from './SymptomsStep.tsx';
+
+/** The screen titles of spec 2.6. */
+const stepHeadings: Record<WizardStep, string> = {
+  1: 'Patient Demographics',
+  2: 'Risk Factor Assessment',
+  3: 'Symptom Assessment',
+  4: 'Management',
+  5: 'Results',
+};
+
+const lastConditionIndex = CONDITIONS.length - 1;
+
+/**
+ * The five steps of one assessment. The step (and the condition within Symptoms) lives in the URL,
+ * so that reload, back and forward keep the user where they were.
+ */
+export function AssessmentWizard({
+  initial,
+  onCreated,
+}: {
+  initial: WizardRecord;
+  onCreated: (assessment: Assessment) => void;
+}) {
+  const user = useSignedInUser();
+  const navigate = useNavigate();
+  const wizard = useAssessmentWizard({ user, initial, onCreated });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const stepParam = searchParams.get('step');
+  const requested = parseStep(stepParam) ?? (wizard.saved !== null ? resultsStep : firstStep);
+  const facts = wizard.stepFacts;
+  const step = landingStep(facts, requested);
+  const conditionParam = searchParams.get('condition');
+  const conditionIndex = Math.max(
+    0,
+    CONDITIONS.findIndex((c) => c === conditionParam),
+  );
+  usePageTitle(`${stepHeadings[step]} · ${wizard.code}`);
+
+  // A step that cannot be opened (yet, or any more) lands elsewhere; the URL says where.
+  useEffect(() => {
+    if (stepParam === String(step)) return;
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('step', String(step));
+        return next;
+      },
+      { replace: true },
+    );
+  }, [stepParam, step, setSearchParams]);
+
+  // A new step replaces the whole screen: start keyboard and screen reader users at its title.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    headingRef.current?.focus();
+  }, [step]);
+
+  // Results are computed whenever they are shown, so once shown they exist (the step 5 tick).
+  const { markResultsCalculated } = wizard;
+  useEffect(() => {
+    if (step === resultsStep) markResultsCalculated();
+  }, [step, markResultsCalculated]);
+
+  function goToStep(next: WizardStep, conditionIndexOnArrival = 0) {
+    const params: Record<string, string> = { step: String(next) };
+    if (next === 3) params.condition = CONDITIONS[conditionIndexOnArrival] ?? CONDITIONS[0];
+    setSearchParams(params);
+  }
+
+  function showCondition(index: number) {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('condition', CONDITIONS[index] ?? CONDITIONS[0]);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
+  const stepBarItems = wizardSteps.map(({ step: item }) => ({
+    step: item,
+    reachable: canOpenStep(facts, item),
+    complete: isStepComplete(facts, item),
+  }));
+
+  return (
+    <Container size="lg" px={0}>
+      <Stack gap="lg">
+        <Stack gap="xs">
+          <Title order={1} ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+            {stepHeadings[step]}
+          </Title>
+          <AssessmentBadges code={wizard.code} signedOff={wizard.signedOff} />
+        </Stack>
+        <StepBar items={stepBarItems} current={step} onSelect={goToStep} />
+        {step === 1 && (
+          <DemographicsStep
+            form={wizard.form.demographics}
+            parsed={wizard.parsed}
+            canContinue={canOpenStep(facts, 2)}
+            onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
+            onContinue={() => goToStep(2)}
+          />
+        )}
+        {step === 2 && (
+          <RiskFactorsStep
+            answers={wizard.form.riskFactors}
+            onChange={(riskFactors) => wizard.updateForm((form) => ({ ...form, riskFactors }))}
+            onBack={() => goToStep(1)}
+            onContinue={() => goToStep(3)}
+          />
+        )}
+        {step === 3 && (
+          <SymptomsStep
+            symptoms={wizard.form.symptoms}
+            conditionIndex={conditionIndex}
+            onChange={(symptoms) => wizard.updateForm((form) => ({ ...form, symptoms }))}
+            onConditionChange={showCondition}
+            onBack={() => goToStep(2)}
+            onContinue={() => goToStep(4)}
+          />
+        )}
+        {step === 4 && (
+          <ManagementStep
+            management={wizard.form.management}
+            onChange={(management) => wizard.updateForm((form) => ({ ...form, management }))}
+            onBack={() => goToStep(3, lastConditionIndex)}
+            onCalculate={() => goToStep(5)}
+          />
+        )}
+        {step === 5 && (
+          <ResultsStep
+            wizard={wizard}
+            role={user.role}
+            onBack={() => goToStep(4)}
+            onNewAssessment={() => void navigate('/assessments/new')}
+          />
+        )}
+      </Stack>
+    </Container>
+  );
+}

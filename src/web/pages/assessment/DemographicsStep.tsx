@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
+import { bmiNote, formatBMI } from './display.ts';
+import {
+  demographicLimits,
+  type DemographicField,
+  type DemographicsForm,
+  type ParsedDemographics,
+} from './form.ts';
+
+/** Fields restored with a value show their message at once; empty ones once visited. */
+function initiallyVisited(form: DemographicsForm): Set<DemographicField> {
+  const visited = new Set<DemographicField>();
+  if (form.age !== '') visited.add('age');
+  if (form.gender !== null) visited.add('gender');
+  if (form.height !== '') visited.add('height');
+  if (form.weight !== '') visited.add('weight');
+  return visited;
+}
+
+function BmiDisplay({ parsed }: { parsed: ParsedDemographics }) {
+  const { height, weight } = parsed.values;
+  const known = height !== undefined && weight !== undefined;
+  const bmi = calculateBMI(height, weight);
+  return (
+    <Paper withBorder p="md" radius="md" aria-live="polite">
+      <Text size="sm" c="dimmed">
+        BMI
+      </Text>
+      {known ? (
+        <>
+          <Text fw={700} fz="xl">
+            {formatBMI(bmi)}
+          </Text>
+          <Text size="sm">{bmiNote(bmi)}</Text>
+        </>
+      ) : (
+        <Text size="sm">Enter a valid height and weight to calculate the BMI.</Text>
+      )}
+    </Paper>
+  );
+}
+
+export function DemographicsStep({
+  form,
+  parsed,
+  canContinue,
+  onChange,
+  onContinue,
+}: {
+  form: DemographicsForm;
+  parsed: ParsedDemographics;
+  canContinue: boolean;
+  onChange: (form: DemographicsForm) => void;
+  onContinue: () => void;
+}) {
+  const [visited, setVisited] = useState(() => initiallyVisited(form));
+  const visit = (field: DemographicField) =>
+    setVisited((current) => (current.has(field) ? current : new Set(current).add(field)));
+  const messageFor = (field: DemographicField) =>
+    visited.has(field) ? parsed.problems[field]?.message : undefined;
+  const setText = (field: 'age' | 'height' | 'weight', value: string | number) =>
+    onChange({ ...form, [field]: String(value) });
+
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <NumberInput
+          label="Age"
+          description={`Whole years, ${demographicLimits.age.min} to ${demographicLimits.age.max}`}
+          required
+          value={form.age}
+          onChange={(value) => setText('age', value)}
+          onBlur={() => visit('age')}
+          error={messageFor('age')}
+          min={demographicLimits.age.min}
+          max={demographicLimits.age.max}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          hideControls
+        />
+        <Radio.Group
+          label="Gender"
+          required
+          value={form.gender}
+          onChange={(value) => {
+            visit('gender');
+            onChange({ ...form, gender: GENDERS.find((g) => g === value) ?? null });
+          }}
+          error={messageFor('gender')}
+          onBlur={() => visit('gender')}
+        >
+          <Group gap="lg" mt={6}>
+            {GENDERS.map((gender: Gender) => (
+              <Radio key={gender} value={gender} label={gender} />
+            ))}
+          </Group>
+        </Radio.Group>
+        <NumberInput
+          label="Height (cm)"
+          description={`${demographicLimits.height.min} to ${demographicLimits.height.max} cm`}
+          required
+          value={form.height}
+          onChange={(value) => setText('height', value)}
+          onBlur={() => visit('height')}
+          error={messageFor('height')}
+          min={demographicLimits.height.min}
+          max={demographicLimits.height.max}
+          step={0.1}
+          decimalScale={1}
+          allowNegative={false}
+          clampBehavior="none"
+          hideControls
+        />
+        <NumberInput
+          label="Weight (kg)"
+          description={`${demographicLimits.weight.min} to ${demographicLimits.weight.max} kg`}
+          required
+          value={form.weight}
+          onChange={(value) => setText('weight', value)}
+          onBlur={() => visit('weight')}
+          error={messageFor('weight')}
+          min={demographicLimits.weight.min}
+          max={demographicLimits.weight.max}
+          step={0.1}
+          decimalScale={1}
+          allowNegative={false}
+          clampBehavior="none"
+          hideControls
+        />
+      </SimpleGrid>
+      <BmiDisplay parsed={parsed} />
+      <Stack gap={4} align="flex-end">
+        <Button onClick={onContinue} disabled={!canContinue}>
+          Continue to Risk Factors
+        </Button>
+        {!canContinue && (
+          <Text size="sm" c="dimmed" ta="right">
+            Enter a valid age above 0, gender, height and weight to continue.
+          </Text>
+        )}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,79 @@
+import { Alert, Button, Group, List, Stack } from '@mantine/core';
+import {
+  CONDITION_DISPLAY_NAMES,
+  CONDITIONS,
+  DEFAULT_RULE_SET,
+  FAMILY_HISTORY_CONDITIONS,
+  type RiskFactorAnswers,
+  type RiskFactorCriterion,
+} from '../../../engine/index.ts';
+import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
+
+const demographicCriteria: ReadonlySet<RiskFactorCriterion['kind']> = new Set([
+  'ageAtLeast',
+  'ageBetween',
+  'bmiAbove',
+  'gender',
+]);
+
+/** Risk factors the engine applies from the demographics alone, listed from the rule set. */
+const automaticRiskFactors = CONDITIONS.flatMap((condition) =>
+  DEFAULT_RULE_SET.conditions[condition].riskFactors
+    .filter((factor) => demographicCriteria.has(factor.criterion.kind))
+    .map((factor) => ({
+      key: `${condition}-${factor.key}`,
+      text: `${factor.name} (${CONDITION_DISPLAY_NAMES[condition]})`,
+    })),
+);
+
+export function RiskFactorsStep({
+  answers,
+  onChange,
+  onBack,
+  onContinue,
+}: {
+  answers: RiskFactorAnswers;
+  onChange: (answers: RiskFactorAnswers) => void;
+  onBack: () => void;
+  onContinue: () => void;
+}) {
+  const familyHistory = answers.familyHistory ?? {};
+  return (
+    <Stack gap="lg">
+      <YesNoQuestion
+        label="Smoking (current or within 5 years)"
+        value={answers.smoking}
+        onChange={(smoking) => onChange({ ...answers, smoking })}
+      />
+      {FAMILY_HISTORY_CONDITIONS.map((condition) => (
+        <YesNoQuestion
+          key={condition}
+          label={`Family history of ${CONDITION_DISPLAY_NAMES[condition]}`}
+          value={familyHistory[condition]}
+          onChange={(value) =>
+            onChange({ ...answers, familyHistory: { ...familyHistory, [condition]: value } })
+          }
+        />
+      ))}
+      <YesNoQuestion
+        label="Household TB exposure"
+        value={answers.householdTBExposure}
+        onChange={(householdTBExposure) => onChange({ ...answers, householdTBExposure })}
+      />
+      <Alert color="blue" title="Automatic risk factors" role="note">
+        These risk factors are applied automatically from the demographics, with no question:
+        <List size="sm" mt="xs">
+          {automaticRiskFactors.map((factor) => (
+            <List.Item key={factor.key}>{factor.text}</List.Item>
+          ))}
+        </List>
+      </Alert>
+      <Group justify="space-between">
+        <Button variant="default" onClick={onBack}>
+          Back to Demographics
+        </Button>
+        <Button onClick={onContinue}>Continue to Symptoms</Button>
+      </Group>
+    </Stack>
+  );
+}

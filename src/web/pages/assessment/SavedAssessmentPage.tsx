@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { Alert, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import { getAssessment } from '../../api/assessments.ts';
+import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
+import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { useSignedInUser } from '../../hooks/useSession.ts';
+import { AssessmentWizard } from './AssessmentWizard.tsx';
+import { readDraftFor } from './draft.ts';
+import { formFromAssessment } from './form.ts';
+import { wizardTexts } from './messages.ts';
+
+type AssessmentLoad =
+  { status: 'loading' } | { status: 'failed' } | { status: 'loaded'; assessment: Assessment };
+
+/** The stored assessment, with this tab's unsaved changes to it when there are any. */
+function initialRecord(assessment: Assessment, userId: string): WizardRecord {
+  const draft = assessment.signedOff ? null : readDraftFor(userId, assessment.id);
+  return {
+    code: assessment.code ?? assessment.id,
+    saved: assessment,
+    // Changes restored from the tab stay based on the version they were made on, so that saving
+    // them over someone else's newer version is refused rather than overwriting it.
+    baseVersion: draft?.baseVersion ?? assessment.version,
+    resultsCalculated: true,
+    form: draft?.form ?? formFromAssessment(assessment),
+  };
+}
+
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  usePageTitle(wizardTexts.loadFailed);
+  return (
+    <Container size="lg">
+      <Alert color="red" title={wizardTexts.loadFailed}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{wizardTexts.loadFailedRetry}</Text>
+          <Button size="xs" onClick={onRetry}>
+            Try Again
+          </Button>
+        </Stack>
+      </Alert>
+    </Container>
+  );
+}
+
+function LoadedAssessment({ assessment, userId }: { assessment: Assessment; userId: string }) {
+  const [initial] = useState(() => initialRecord(assessment, userId));
+  // Saved assessments are only ever updated here, never created.
+  return <AssessmentWizard initial={initial} onCreated={() => undefined} />;
+}
+
+function SavedAssessment({ id }: { id: string }) {
+  const user = useSignedInUser();
+  const [load, setLoad] = useState<AssessmentLoad>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad({ status: 'loading' });
+    getAssessment(id, controller.signal).then(
+      (assessment) => setLoad({ status: 'loaded', assessment }),
+      () => {
+        if (!controller.signal.aborted) setLoad({ status: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [id, attempt]);
+
+  switch (load.status) {
+    case 'loading':
+      return (
+        <Group gap="sm" role="status">
+          <Loader size="sm" />
+          <Text>Loading results...</Text>
+        </Group>
+      );
+    case 'failed':
+      return <LoadFailed onRetry={() => setAttempt((n) => n + 1)} />;
+    case 'loaded':
+      return <LoadedAssessment assessment={load.assessment} userId={user.id} />;
+  }
+}
+
+/** `/assessments/:id`: a saved assessment, opened at its results (spec 4). */
+export function SavedAssessmentPage() {
+  const { id = '' } = useParams();
+  // A different id is a different assessment: nothing of the previous one may carry over.
+  return <SavedAssessment key={id} id={id} />;
+}

@@ -1,0 +1,106 @@
+import {
+  DEFAULT_RULE_SET,
+  type Condition,
+  type LastDoctorVisit,
+  type PrescriptionDuration,
+  type RiskStatus,
+  type Severity,
+  type WeightChange,
+} from '../../../engine/index.ts';
+
+// Display precision of spec 9.1.
+
+export function formatScore(value: number): string {
+  return value.toFixed(4);
+}
+
+export function formatBMI(value: number): string {
+  return value.toFixed(1);
+}
+
+export function formatComorbidity(value: number): string {
+  return value.toFixed(2);
+}
+
+/** A management option's score, as the option lists show it (spec 9.3: 'never 1.50'). */
+export function formatOptionScore(value: number): string {
+  return value.toFixed(2);
+}
+
+/** The note under the live BMI (spec 2.6). */
+export function bmiNote(bmi: number): string {
+  return bmi > 25 ? 'BMI >25 will be considered in risk calculations' : 'BMI ≤25';
+}
+
+/**
+ * Status colours of spec 3.6 as badge colours whose text meets the WCAG AA contrast ratio: yellow
+ * takes dark text, the others white. Mantine's darkest green falls just short with white text, so
+ * Low Risk uses a darker green of its own.
+ */
+export const safeGreen = '#237a36';
+
+export const riskStatusColors: Record<RiskStatus, string> = {
+  TRUE: 'red.9',
+  MAYBE: 'yellow.4',
+  FALSE: safeGreen,
+  DIAGNOSED: 'grape.9',
+  UNKNOWN: 'gray.7',
+};
+
+/** Orange text for warnings ('Unsaved changes', 'Incomplete'); Mantine's orange is too light. */
+export const safeOrange = '#b33d0a';
+
+/** The grid 'Conditions Requiring Attention' lists TRUE, MAYBE and DIAGNOSED only (spec 2.6). */
+export function needsAttention(status: RiskStatus): boolean {
+  return status === 'TRUE' || status === 'MAYBE' || status === 'DIAGNOSED';
+}
+
+export const severityLabels: Record<Severity, string> = {
+  mild: 'Mild',
+  moderate: 'Moderate',
+  severe: 'Severe',
+};
+
+export const weightChangeLabels: Record<WeightChange, string> = {
+  loss: 'Weight Loss',
+  gain: 'Weight Gain',
+};
+
+export const lastDoctorVisitLabels: Record<LastDoctorVisit, string> = {
+  never: 'Never',
+  '<4months': 'Less than 4 months ago',
+  '4-6months': '4-6 months ago',
+  '6-12months': '6-12 months ago',
+  '>12months': 'More than 12 months ago',
+};
+
+export const prescriptionDurationLabels: Record<PrescriptionDuration, string> = {
+  '<4months': 'Less than 4 months',
+  '4-6months': '4-6 months',
+  '6-12months': '6-12 months',
+  '>12months': 'More than 12 months',
+};
+
+/** An option with the score it adds for the condition, such as 'Never (1.50)'. */
+export function lastDoctorVisitOption(condition: Condition, option: LastDoctorVisit): string {
+  const score = DEFAULT_RULE_SET.conditions[condition].lastDoctorVisitScores[option];
+  return `${lastDoctorVisitLabels[option]} (${formatOptionScore(score)})`;
+}
+
+export function prescriptionDurationOption(
+  condition: Condition,
+  option: PrescriptionDuration,
+): string {
+  const score = DEFAULT_RULE_SET.conditions[condition].prescriptionDurationScores[option];
+  return `${prescriptionDurationLabels[option]} (${formatOptionScore(score)})`;
+}
+
+/** 'Increased Thirst: 0.75 × 1.75 = 1.3125' */
+export function symptomContribution(symptom: {
+  name: string;
+  weight: number;
+  severityMultiplier: number;
+  contribution: number;
+}): string {
+  return `${symptom.name}: ${symptom.weight} × ${symptom.severityMultiplier} = ${formatScore(symptom.contribution)}`;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clearAssessmentDraft,
+  draftStorageKey,
+  newDraft,
+  parseDraft,
+  readDraftFor,
+  serializeDraft,
+  writeDraft,
+  type AssessmentDraft,
+} from './draft.ts';
+import { emptyForm } from './form.ts';
+
+function memoryStorage() {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  };
+}
+
+const draft: AssessmentDraft = {
+  userId: 'u1',
+  code: 'ASS-MB1X2Y3Z-AB12',
+  assessmentId: null,
+  baseVersion: null,
+  resultsCalculated: true,
+  form: {
+    demographics: { age: '58', gender: 'Female', height: '165', weight: '8' },
+    riskFactors: { familyHistory: { DM2: true } },
+    symptoms: { HIV: { weightLoss: { present: true, severity: 'gain' } } },
+    management: { Hypertension: { diagnosed: true, prescriptionDuration: '<4months' } },
+    notes: 'Half-typed note',
+  },
+};
+
+describe('draft (de)serialisation', () => {
+  it('gives back what was stored, half-typed values included', () => {
+    expect(parseDraft(serializeDraft(draft))).toEqual(draft);
+  });
+
+  it('drops anything that is not a draft of this format', () => {
+    expect(parseDraft(null)).toBeNull();
+    expect(parseDraft('not json')).toBeNull();
+    expect(parseDraft(JSON.stringify(draft))).toBeNull();
+    expect(parseDraft(JSON.stringify({ format: 2, draft }))).toBeNull();
+  });
+
+  it('drops a draft whose answers the server would refuse', () => {
+    const badSeverity = {
+      ...draft,
+      form: { ...draft.form, symptoms: { HIV: { fever: { present: true, severity: 'gain' } } } },
+    };
+    expect(parseDraft(JSON.stringify({ format: 1, draft: badSeverity }))).toBeNull();
+  });
+});
+
+describe('draft storage', () => {
+  it('gives the draft back only to its user, for the same assessment', () => {
+    const storage = memoryStorage();
+    writeDraft(draft, storage);
+    expect(readDraftFor('u1', null, storage)).toEqual(draft);
+    expect(readDraftFor('u2', null, storage)).toBeNull();
+    expect(readDraftFor('u1', 'a-saved-one', storage)).toBeNull();
+  });
+
+  it('clears the draft', () => {
+    const storage = memoryStorage();
+    writeDraft(newDraft('u1', 'ASS-1-ABCD', emptyForm), storage);
+    expect(storage.items.has(draftStorageKey)).toBe(true);
+    clearAssessmentDraft(storage);
+    expect(storage.items.has(draftStorageKey)).toBe(false);
+  });
+
+  it('does not fail when the browser refuses storage', () => {
+    const refusing = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => {
+        throw new Error('blocked');
+      },
+    };
+    expect(() => writeDraft(draft, refusing)).not.toThrow();
+    expect(readDraftFor('u1', null, refusing)).toBeNull();
+    expect(() => clearAssessmentDraft(refusing)).not.toThrow();
+  });
+});

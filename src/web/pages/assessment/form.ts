@@ -1,0 +1,225 @@
+import type { Assessment, AssessmentBody } from '../../../shared/api/assessments.ts';
+import type {
+  Condition,
+  Demographics,
+  Gender,
+  ManagementAnswer,
+  ManagementAnswers,
+  PatientData,
+  RiskFactorAnswers,
+  SymptomAnswer,
+  SymptomAnswers,
+} from '../../../engine/index.ts';
+
+/** The demographics as typed: numbers stay text until they are valid, so nothing typed is lost. */
+export interface DemographicsForm {
+  age: string;
+  gender: Gender | null;
+  height: string;
+  weight: string;
+}
+
+/** What the wizard edits: the demographics as typed, the other answers as the engine reads them. */
+export interface AssessmentForm {
+  demographics: DemographicsForm;
+  riskFactors: RiskFactorAnswers;
+  symptoms: SymptomAnswers;
+  management: ManagementAnswers;
+  notes: string;
+}
+
+export type DemographicField = keyof DemographicsForm;
+
+export interface FieldProblem {
+  message: string;
+  /** Nothing entered yet: shown once the field has been visited, and it does not block a save. */
+  missing: boolean;
+}
+
+export interface ParsedDemographics {
+  /** Only the valid values; an invalid one is left out, as if not answered. */
+  values: Demographics;
+  problems: Partial<Record<DemographicField, FieldProblem>>;
+}
+
+export const emptyForm: AssessmentForm = {
+  demographics: { age: '', gender: null, height: '', weight: '' },
+  riskFactors: {},
+  symptoms: {},
+  management: {},
+  notes: '',
+};
+
+/** Limits of spec section 5. */
+export const demographicLimits = {
+  age: { min: 0, max: 120 },
+  height: { min: 50, max: 250 },
+  weight: { min: 1, max: 500 },
+} as const;
+
+const oneDecimal = /^\d+(\.\d)?$/;
+const wholeNumber = /^\d+$/;
+
+function missing(message: string): FieldProblem {
+  return { message, missing: true };
+}
+
+function invalid(message: string): FieldProblem {
+  return { message, missing: false };
+}
+
+function parseAge(text: string): { value?: number; problem?: FieldProblem } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { problem: missing('Age is required') };
+  if (!wholeNumber.test(trimmed)) return { problem: invalid('Age must be a whole number') };
+  const age = Number(trimmed);
+  const { min, max } = demographicLimits.age;
+  if (age < min || age > max) return { problem: invalid(`Age must be between ${min} and ${max}`) };
+  // 0 is a valid answer for scoring, but the wizard asks for more before step 2 (spec 4).
+  if (age === 0) return { value: age, problem: invalid('Age must be greater than 0') };
+  return { value: age };
+}
+
+function parseMeasure(
+  text: string,
+  name: 'Height' | 'Weight',
+  unit: string,
+  limits: { min: number; max: number },
+): { value?: number; problem?: FieldProblem } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { problem: missing(`${name} is required`) };
+  if (!oneDecimal.test(trimmed)) {
+    return { problem: invalid(`${name} must be a number with at most one decimal place`) };
+  }
+  const value = Number(trimmed);
+  if (value < limits.min || value > limits.max) {
+    return { problem: invalid(`${name} must be between ${limits.min} and ${limits.max} ${unit}`) };
+  }
+  return { value };
+}
+
+/** The valid demographic values and a message for every field that is missing or invalid. */
+export function parseDemographics(form: DemographicsForm): ParsedDemographics {
+  const age = parseAge(form.age);
+  const height = parseMeasure(form.height, 'Height', 'cm', demographicLimits.height);
+  const weight = parseMeasure(form.weight, 'Weight', 'kg', demographicLimits.weight);
+  const values: { -readonly [K in keyof Demographics]: Demographics[K] } = {};
+  const problems: ParsedDemographics['problems'] = {};
+  if (age.value !== undefined) values.age = age.value;
+  if (age.problem) problems.age = age.problem;
+  if (form.gender !== null) values.gender = form.gender;
+  else problems.gender = missing('Gender is required');
+  if (height.value !== undefined) values.height = height.value;
+  if (height.problem) problems.height = height.problem;
+  if (weight.value !== undefined) values.weight = weight.value;
+  if (weight.problem) problems.weight = weight.problem;
+  return { values, problems };
+}
+
+/** True when a field holds something that is not a valid answer (as opposed to nothing yet). */
+export function hasInvalidDemographics(parsed: ParsedDemographics): boolean {
+  return Object.values(parsed.problems).some((problem) => !problem.missing);
+}
+
+/** The engine's input: the valid demographics and the answers. */
+export function patientData(form: AssessmentForm, parsed: ParsedDemographics): PatientData {
+  return {
+    demographics: parsed.values,
+    riskFactors: form.riskFactors,
+    symptoms: form.symptoms,
+    management: form.management,
+  };
+}
+
+/** What a save sends; the code only on the first save. */
+export function assessmentBody(form: AssessmentForm, code?: string): AssessmentBody {
+  const parsed = parseDemographics(form.demographics);
+  return {
+    ...(code === undefined ? {} : { code }),
+    demographics: parsed.values,
+    riskFactors: form.riskFactors,
+    symptoms: form.symptoms,
+    management: form.management,
+    notes: form.notes === '' ? null : form.notes,
+  };
+}
+
+/** The form showing a saved assessment. */
+export function formFromAssessment(assessment: Assessment): AssessmentForm {
+  const { age, gender, height, weight } = assessment.demographics;
+  return {
+    demographics: {
+      age: age === undefined ? '' : String(age),
+      gender: gender ?? null,
+      height: height === undefined ? '' : String(height),
+      weight: weight === undefined ? '' : String(weight),
+    },
+    riskFactors: assessment.riskFactors,
+    symptoms: assessment.symptoms,
+    management: assessment.management,
+    notes: assessment.notes ?? '',
+  };
+}
+
+/**
+ * JSON with sorted keys and without empty parts, so that two forms that say the same thing (an
+ * empty family history or none at all) compare equal.
+ */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const entries = Object.entries(v)
+      .filter(([, inner]) => inner !== undefined && !isEmptyObject(inner))
+      .sort(([a], [b]) => a.localeCompare(b));
+    return Object.fromEntries(entries);
+  });
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Object.values(value).every((inner) => inner === undefined || isEmptyObject(inner));
+}
+
+/** Whether saving either form would store the same assessment. */
+export function sameContent(a: AssessmentForm, b: AssessmentForm): boolean {
+  return canonicalJson(assessmentBody(a)) === canonicalJson(assessmentBody(b));
+}
+
+type AnswersByKey = Readonly<Record<string, SymptomAnswer | undefined>>;
+
+/** A condition's symptom answers by key. */
+export function symptomAnswers(symptoms: SymptomAnswers, condition: Condition): AnswersByKey {
+  return symptoms[condition] ?? {};
+}
+
+/** The symptoms with one answer replaced. */
+export function withSymptomAnswer(
+  symptoms: SymptomAnswers,
+  condition: Condition,
+  key: string,
+  answer: SymptomAnswer,
+): SymptomAnswers {
+  // The step offers only the catalogue's keys and each scale's own severities.
+  return { ...symptoms, [condition]: { ...symptomAnswers(symptoms, condition), [key]: answer } };
+}
+
+/** The management answers with one condition's answer replaced. */
+export function withManagementAnswer(
+  management: ManagementAnswers,
+  condition: Condition,
+  answer: ManagementAnswer,
+): ManagementAnswers {
+  return { ...management, [condition]: answer };
+}
+
+/** Whether any symptom has been answered (the Symptoms tick of spec 4). */
+export function anySymptomRecorded(symptoms: SymptomAnswers): boolean {
+  return Object.values(symptoms).some(
+    (answers) => answers !== undefined && Object.values(answers).some((a) => a !== undefined),
+  );
+}
+
+/** Whether any management question has been answered (the Management tick of spec 4). */
+export function anyManagementRecorded(management: ManagementAnswers): boolean {
+  return Object.values(management).some((answer) => answer !== undefined);
+}

@@ -1,0 +1,97 @@
+import type { Demographics, ManagementAnswers, SymptomAnswers } from '../../../engine/index.ts';
+import { anyManagementRecorded, anySymptomRecorded } from './form.ts';
+
+/** The step bar of spec 2.6, in the flow of decisions.md section 2. */
+export const wizardSteps = [
+  { step: 1, title: 'Demographics' },
+  { step: 2, title: 'Risk Factors' },
+  { step: 3, title: 'Symptoms' },
+  { step: 4, title: 'Management' },
+  { step: 5, title: 'Results' },
+] as const;
+
+export type WizardStep = (typeof wizardSteps)[number]['step'];
+
+export const firstStep: WizardStep = 1;
+export const resultsStep: WizardStep = 5;
+
+/** What the step rules of spec section 4 read. */
+export interface StepFacts {
+  /** The valid demographic values. */
+  demographics: Demographics;
+  symptoms: SymptomAnswers;
+  management: ManagementAnswers;
+  /** Results were calculated (step 4 finished) or the assessment is saved. */
+  hasResults: boolean;
+  signedOff: boolean;
+}
+
+/** Age above 0, a gender, height and weight above 0: what step 2 needs (spec 4). */
+export function demographicsFilled(demographics: Demographics): boolean {
+  const { age, gender, height, weight } = demographics;
+  return (
+    age !== undefined &&
+    age > 0 &&
+    gender !== undefined &&
+    height !== undefined &&
+    height > 0 &&
+    weight !== undefined &&
+    weight > 0
+  );
+}
+
+/**
+ * Step access of spec 4: step 1 always; 2 with the demographics filled; 3 and 4 as 2; 5 as 4 or
+ * when results exist. Once signed off only step 5 is reachable.
+ */
+export function canOpenStep(facts: StepFacts, step: WizardStep): boolean {
+  if (facts.signedOff) return step === resultsStep;
+  switch (step) {
+    case 1:
+      return true;
+    case 2:
+    case 3:
+    case 4:
+      return demographicsFilled(facts.demographics);
+    case 5:
+      return demographicsFilled(facts.demographics) || facts.hasResults;
+  }
+}
+
+/**
+ * Completion ticks of spec 4: 1 when the demographics are filled; 2 always; 3 when any symptom is
+ * recorded; 4 when any management is recorded; 5 when results exist.
+ */
+export function isStepComplete(facts: StepFacts, step: WizardStep): boolean {
+  switch (step) {
+    case 1:
+      return demographicsFilled(facts.demographics);
+    case 2:
+      return true;
+    case 3:
+      return anySymptomRecorded(facts.symptoms);
+    case 4:
+      return anyManagementRecorded(facts.management);
+    case 5:
+      return facts.hasResults;
+  }
+}
+
+/** The step a `?step=` value names, or null for anything else. */
+export function parseStep(value: string | null): WizardStep | null {
+  const step = wizardSteps.find((s) => String(s.step) === value);
+  return step === undefined ? null : step.step;
+}
+
+/**
+ * Where a requested step lands: itself when it can be opened, otherwise step 5 for a signed-off
+ * assessment and step 1 for any other (step 1 can always be opened).
+ */
+export function landingStep(facts: StepFacts, requested: WizardStep): WizardStep {
+  if (canOpenStep(facts, requested)) return requested;
+  return facts.signedOff ? resultsStep : firstStep;
+}
+
+export function stepTitle(step: WizardStep): string {
+  return wizardSteps[step - 1]?.title ?? '';
+}

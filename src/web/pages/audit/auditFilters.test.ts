@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { auditActionLabel } from '../../format.ts';
+import {
+  auditFiltersFromForm,
+  auditFiltersFromSearch,
+  auditSearchFromFilters,
+} from './auditFilters.ts';
+
+describe('audit filters', () => {
+  it('reads the filters the address holds and drops values the API would refuse', () => {
+    const search = new URLSearchParams(
+      'user=%20ann%20&action=login_failed&from=2026-01-02&to=yesterday&limit=9',
+    );
+    expect(auditFiltersFromSearch(search)).toEqual({
+      user: 'ann',
+      action: 'login_failed',
+      from: '2026-01-02',
+    });
+    expect(auditFiltersFromSearch(new URLSearchParams('action=dance'))).toEqual({});
+  });
+
+  it('treats empty form values as no filter', () => {
+    expect(auditFiltersFromForm({ user: ' ', action: '', from: '', to: '2026-03-04' })).toEqual({
+      to: '2026-03-04',
+    });
+  });
+
+  it('writes filters back into the address in a stable order', () => {
+    expect(
+      auditSearchFromFilters({ to: '2026-03-04', action: 'logout', user: 'ann' }).toString(),
+    ).toBe('user=ann&action=logout&to=2026-03-04');
+  });
+});
+
+describe('auditActionLabel', () => {
+  it('reads an action code as words', () => {
+    expect(auditActionLabel('login_failed')).toBe('Login failed');
+    expect(auditActionLabel('assessment_sign_off')).toBe('Assessment sign off');
+  });
+});

@@ -1,0 +1,295 @@
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import type { AssessmentSummary } from '../../../shared/api/assessments.ts';
+import type { SessionUser } from '../../../shared/api/session.ts';
+import { can } from '../../../shared/permissions.ts';
+import { deleteAssessment } from '../../api/history.ts';
+import { LoadingText } from '../../components/errors/LoadingText.tsx';
+import { errorMessage } from '../../forms.ts';
+import { useAssessmentHistory } from '../../hooks/useAssessmentHistory.ts';
+import {
+  bulkReportFailureMessage,
+  useBulkReportDownload,
+} from '../../hooks/useBulkReportDownload.ts';
+import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
+import { useModalTarget } from '../../hooks/useModalTarget.ts';
+import { usePopulation } from '../../hooks/usePopulation.ts';
+import { DeleteAssessmentModal } from './DeleteAssessmentModal.tsx';
+import {
+  activeFiltersText,
+  dateRangeError,
+  historyFilter,
+  noDates,
+  type DateRange,
+} from './historyFilters.ts';
+import { byteCountText, foundText } from './historyFormat.ts';
+import { historyView } from './historyState.ts';
+import { HistoryRow, type RowActions } from './HistoryRow.tsx';
+import { PopulationPanel } from './PopulationPanel.tsx';
+
+/** The spec's search placeholder (section 2.4). */
+const searchPlaceholder = 'Search assessments by patient info, date, status, or ID...';
+
+/** Typing pauses this long before the server is asked. */
+const searchDebounceMs = 300;
+
+function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilter> }) {
+  const banner = useErrorBanner();
+  const onFailure = useCallback(() => banner.showMessage(bulkReportFailureMessage), [banner]);
+  const { progress, start } = useBulkReportDownload(filter, onFailure);
+  const busy = progress !== null;
+  return (
+    <Stack gap={4} align="flex-end">
+      <Button
+        onClick={() => {
+          banner.dismiss();
+          void start();
+        }}
+        disabled={busy}
+      >
+        {busy ? 'Generating Report...' : 'Download All Reports'}
+      </Button>
+      <Text size="xs" c="dimmed" role="status" mih={18}>
+        {progress === null
+          ? ''
+          : `${progress.format === 'txt' ? 'Text report' : 'CSV'}: ${byteCountText(progress.receivedBytes)} received`}
+      </Text>
+    </Stack>
+  );
+}
+
+function DateFilterForm({
+  applied,
+  onApply,
+}: {
+  applied: DateRange;
+  onApply: (dates: DateRange) => void;
+}) {
+  const [dates, setDates] = useState<DateRange>(applied);
+  const [error, setError] = useState<string | null>(null);
+  const active = activeFiltersText(applied);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = dateRangeError(dates);
+    setError(problem);
+    if (problem === null) onApply(dates);
+  }
+
+  return (
+    <form onSubmit={submit} aria-label="Date-range filter" noValidate>
+      <Stack gap={6}>
+        <Group gap="sm" align="flex-end">
+          <TextInput
+            type="date"
+            label="Start Date"
+            value={dates.from}
+            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <TextInput
+            type="date"
+            label="End Date"
+            value={dates.to}
+            error={error}
+            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <Group gap="sm">
+            <Button type="submit" variant="light">
+              Apply Filter
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => {
+                setDates(noDates);
+                setError(null);
+                onApply(noDates);
+              }}
+            >
+              Clear Filter
+            </Button>
+          </Group>
+        </Group>
+        {active !== null && (
+          <Text size="sm" fw={500}>
+            {active}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The assessment history (spec section 2.4): search and whole-day dates run on the server over
+ * every assessment, 20 rows a page; the population panel counts the same matches.
+ */
+export function AssessmentHistory({ user }: { user: SessionUser }) {
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, searchDebounceMs);
+  const [dates, setDates] = useState<DateRange>(noDates);
+  // The form's inputs remount with the applied dates when a clear link resets them.
+  const [dateFormKey, setDateFormKey] = useState(0);
+  const filter = useMemo(() => historyFilter(debouncedSearch, dates), [debouncedSearch, dates]);
+
+  const { state, loadMore, retry, dismissError, removeRow } = useAssessmentHistory(filter);
+  const [populationRevision, setPopulationRevision] = useState(0);
+  const population = usePopulation(filter, populationRevision);
+  const deleteDialog = useModalTarget<AssessmentSummary>();
+  const [deletingIds, setDeletingIds] = useState<ReadonlySet<string>>(new Set());
+
+  const view = historyView(state);
+  const filtersApplied = dates.from !== '' || dates.to !== '';
+
+  function clearSearch() {
+    setSearch('');
+    setDates(noDates);
+    setDateFormKey((key) => key + 1);
+  }
+
+  async function confirmDelete(row: AssessmentSummary) {
+    deleteDialog.close();
+    setDeletingIds((ids) => new Set(ids).add(row.id));
+    try {
+      await deleteAssessment(row.id);
+      removeRow(row.id);
+      setPopulationRevision((n) => n + 1);
+      notifications.show({ color: 'green', message: `Assessment ${row.code ?? row.id} deleted.` });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Delete failed', message: errorMessage(error) });
+    } finally {
+      setDeletingIds((ids) => {
+        const next = new Set(ids);
+        next.delete(row.id);
+        return next;
+      });
+    }
+  }
+
+  const rowActions = (row: AssessmentSummary): RowActions => ({
+    canReview: can(user.role, 'review.view'),
+    canDelete:
+      can(user.role, 'assessment.delete') &&
+      (!row.signedOff || can(user.role, 'assessment.deleteSignedOff')),
+    deleting: deletingIds.has(row.id),
+    onDelete: deleteDialog.open,
+  });
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby="history-title">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Title order={2} id="history-title">
+          Assessment History
+        </Title>
+        {can(user.role, 'export.bulk') && <DownloadAllReports filter={filter} />}
+      </Group>
+
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="md">
+          <DateFilterForm key={dateFormKey} applied={dates} onApply={setDates} />
+          <TextInput
+            type="search"
+            aria-label="Search assessments"
+            placeholder={searchPlaceholder}
+            value={search}
+            maxLength={200}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+          />
+          <Group gap="xs" mih={24}>
+            {/* Always present, so that screen readers announce each new count. */}
+            <Text size="sm" role="status">
+              {view === 'list' || view === 'filteredEmpty'
+                ? foundText(state.total, state.overallTotal)
+                : ''}
+            </Text>
+            {state.status === 'loading' && view !== 'loading' && (
+              <Loader size="xs" aria-label="Updating the list" />
+            )}
+          </Group>
+        </Stack>
+      </Paper>
+
+      {state.failure !== null && (
+        <Alert color="red" title="Error Loading Assessments">
+          <Stack gap="sm">
+            <Text size="sm">{state.failure.message}</Text>
+            <Group gap="sm">
+              <Button size="xs" color="red.8" onClick={retry}>
+                Try Again
+              </Button>
+              <Button size="xs" variant="default" onClick={dismissError}>
+                Dismiss Error
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+
+      <PopulationPanel load={population} />
+
+      {view === 'loading' && <LoadingText />}
+      {view === 'empty' && (
+        <Paper withBorder p="xl" radius="md" ta="center">
+          <Title order={3}>No Assessments Found</Title>
+          <Text mt="xs">Complete your first assessment to see it here</Text>
+        </Paper>
+      )}
+      {view === 'filteredEmpty' && (
+        <Paper withBorder p="xl" radius="md" ta="center">
+          <Title order={3}>No Matching Assessments</Title>
+          <Text mt="xs">Try adjusting your search terms</Text>
+          <Anchor component="button" type="button" mt="xs" onClick={clearSearch}>
+            {filtersApplied ? 'Clear search and filters' : 'Clear search'}
+          </Anchor>
+        </Paper>
+      )}
+      {view === 'list' && (
+        <Stack gap="sm">
+          <Stack
+            gap="sm"
+            component="ul"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+            aria-label="Assessments"
+          >
+            {state.items.map((row) => (
+              <HistoryRow key={row.id} row={row} actions={rowActions(row)} />
+            ))}
+          </Stack>
+          <Group gap="md">
+            <Text size="sm" c="dimmed">
+              Showing {state.items.length} of {state.total}
+            </Text>
+            {state.nextCursor !== null && (
+              <Button variant="default" loading={state.loadingMore} onClick={loadMore}>
+                Load more
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
+
+      <DeleteAssessmentModal
+        target={deleteDialog.target}
+        opened={deleteDialog.opened}
+        onCancel={deleteDialog.close}
+        onConfirm={(row) => void confirmDelete(row)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,353 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Group,
+  Loader,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { CONDITIONS, type Condition } from '../../../engine/index.ts';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import { completeReviews, type ConditionReview, type Review } from '../../../shared/api/reviews.ts';
+import { getReview, getReviewedAssessment, lockReview, saveReview } from '../../api/reviews.ts';
+import { ApiError } from '../../api/client.ts';
+import { ConditionReviewCard } from '../../components/review/ConditionReviewCard.tsx';
+import { formatLocalDateTime } from '../../format.ts';
+import { errorMessage } from '../../forms.ts';
+import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import {
+  formatBmi,
+  lockFailure,
+  notRecorded,
+  readableGreen,
+  reviewTexts,
+  saveFailure,
+  type ReviewFeedback,
+} from './reviewDisplay.ts';
+
+type AssessmentLoad =
+  | { status: 'loading' }
+  | { status: 'failed'; message: string }
+  | { status: 'loaded'; assessment: Assessment };
+
+interface ReviewState {
+  locked: boolean;
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+  rows: ConditionReview[];
+}
+
+/** Spec section 4: an unreviewed condition defaults to not agreed, without comments. */
+const defaultReview: ReviewState = {
+  locked: false,
+  reviewedBy: null,
+  reviewedAt: null,
+  rows: completeReviews([]),
+};
+
+function reviewState(review: Review): ReviewState {
+  return {
+    locked: review.locked,
+    reviewedBy: review.reviewedBy,
+    reviewedAt: review.reviewedAt,
+    rows: completeReviews(review.reviews),
+  };
+}
+
+/** Spec section 8: a failed review load is only logged, and the default review is shown. */
+function logReviewLoadFailure(error: unknown) {
+  // The code says why without putting any patient data in the console.
+  console.error('Failed to load doctor review', error instanceof ApiError ? error.code : error);
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600} component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function PatientSummary({ assessment }: { assessment: Assessment }) {
+  const { demographics } = assessment;
+  return (
+    <Card withBorder component="section" aria-labelledby="review-patient" padding="md" radius="md">
+      <Title order={2} size="h3" id="review-patient" mb="sm">
+        Patient
+      </Title>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+        <Fact label="Age">{demographics.age ?? notRecorded}</Fact>
+        <Fact label="Gender">{demographics.gender ?? notRecorded}</Fact>
+        <Fact label="BMI">{formatBmi(demographics.bmi)}</Fact>
+        <Fact label="Status">
+          <Badge color={assessment.assessmentComplete ? readableGreen : 'yellow.4'} autoContrast>
+            {assessment.assessmentComplete ? 'Complete' : 'Incomplete'}
+          </Badge>
+        </Fact>
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+function ReviewHeader({ assessment, review }: { assessment: Assessment; review: ReviewState }) {
+  return (
+    <Stack gap="xs">
+      <Anchor
+        component={Link}
+        to={`/assessments/${encodeURIComponent(assessment.id)}`}
+        w="fit-content"
+      >
+        Back to Results
+      </Anchor>
+      <Group gap="sm">
+        <Title order={1}>Doctor Review</Title>
+        {review.locked && (
+          <Badge color="grape.9" size="lg" autoContrast>
+            Locked
+          </Badge>
+        )}
+      </Group>
+      <Group gap="lg" style={{ rowGap: 4 }}>
+        <Text size="sm">
+          Assessment ID:{' '}
+          <Text span ff="monospace">
+            {assessment.id}
+          </Text>
+        </Text>
+        <Text size="sm">
+          Code:{' '}
+          <Text span ff="monospace">
+            {assessment.code ?? notRecorded}
+          </Text>
+        </Text>
+      </Group>
+      {review.reviewedBy !== null && (
+        <Text size="sm" c="dimmed">
+          {review.locked ? 'Finalized' : 'Last saved'} by {review.reviewedBy}
+          {review.reviewedAt !== null && ` on ${formatLocalDateTime(review.reviewedAt)}`}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function FeedbackAlert({ feedback, onClose }: { feedback: ReviewFeedback; onClose: () => void }) {
+  return (
+    <Alert
+      color={feedback.success ? readableGreen : 'red'}
+      title={feedback.title}
+      withCloseButton
+      closeButtonLabel="Dismiss message"
+      onClose={onClose}
+    >
+      {feedback.detail}
+    </Alert>
+  );
+}
+
+/** Spec 2.7: a doctor agrees or disagrees with each condition's result, then locks the review. */
+export function ReviewPage() {
+  usePageTitle('Doctor Review');
+  const { id = '' } = useParams();
+  const [load, setLoad] = useState<AssessmentLoad>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [review, setReview] = useState<ReviewState>(defaultReview);
+  const [busy, setBusy] = useState<'saving' | 'locking' | null>(null);
+  const [feedback, setFeedback] = useState<ReviewFeedback | null>(null);
+  const [confirmOpened, confirm] = useDisclosure(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    setLoad({ status: 'loading' });
+    setFeedback(null);
+    const reviewLoad = getReview(id, signal).then(reviewState, (error: unknown) => {
+      if (!signal.aborted) logReviewLoadFailure(error);
+      return defaultReview;
+    });
+    Promise.all([getReviewedAssessment(id, signal), reviewLoad]).then(
+      ([assessment, loadedReview]) => {
+        setReview(loadedReview);
+        setLoad({ status: 'loaded', assessment });
+      },
+      (error: unknown) => {
+        if (!signal.aborted) setLoad({ status: 'failed', message: errorMessage(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [id, attempt]);
+
+  const reloadReview = useCallback(async () => {
+    try {
+      setReview(reviewState(await getReview(id)));
+    } catch (error) {
+      logReviewLoadFailure(error);
+    }
+  }, [id]);
+
+  const changeRow = useCallback(
+    (condition: Condition, change: Partial<Omit<ConditionReview, 'condition'>>) => {
+      setReview((current) => ({
+        ...current,
+        rows: current.rows.map((row) =>
+          row.condition === condition ? { ...row, ...change } : row,
+        ),
+      }));
+    },
+    [],
+  );
+
+  async function save() {
+    setBusy('saving');
+    setFeedback(null);
+    try {
+      setReview(reviewState(await saveReview(id, review.rows)));
+      setFeedback({ success: true, title: reviewTexts.saved });
+    } catch (error) {
+      const failure = saveFailure(error);
+      setFeedback(failure);
+      if (failure.reload === true) await reloadReview();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function finalize() {
+    confirm.close();
+    setBusy('locking');
+    setFeedback(null);
+    try {
+      // The current rows are saved and locked in one step, so nothing typed since the last save is lost.
+      setReview(reviewState(await lockReview(id, review.rows)));
+      setFeedback({ success: true, title: reviewTexts.locked });
+    } catch (error) {
+      const failure = lockFailure(error);
+      setFeedback(failure);
+      if (failure.reload === true) await reloadReview();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (load.status === 'loading') {
+    return (
+      <Container size="lg">
+        <Group gap="sm" role="status">
+          <Loader size="sm" aria-hidden />
+          <Text>{reviewTexts.loading}</Text>
+        </Group>
+      </Container>
+    );
+  }
+
+  if (load.status === 'failed') {
+    return (
+      <Container size="lg">
+        <Alert color="red" title={reviewTexts.loadFailed}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">
+              {load.message === reviewTexts.loadFailed ? reviewTexts.loadFailedRetry : load.message}
+            </Text>
+            <Button size="xs" variant="default" onClick={() => setAttempt((n) => n + 1)}>
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      </Container>
+    );
+  }
+
+  const { assessment } = load;
+  const results = [...assessment.results.conditions].sort(
+    (a, b) => CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition),
+  );
+  const locked = review.locked;
+
+  return (
+    <Container size="lg">
+      <Stack gap="lg">
+        <ReviewHeader assessment={assessment} review={review} />
+        {locked && <Alert color="grape" title={reviewTexts.finalized} />}
+        <PatientSummary assessment={assessment} />
+
+        {results.length === 0 ? (
+          <Text>{reviewTexts.noResults}</Text>
+        ) : (
+          <>
+            {results.map((result) => {
+              const row = review.rows.find(
+                (candidate) => candidate.condition === result.condition,
+              ) ?? {
+                condition: result.condition,
+                agreed: false,
+                comments: '',
+              };
+              return (
+                <ConditionReviewCard
+                  key={result.condition}
+                  result={result}
+                  symptoms={assessment.symptoms[result.condition]}
+                  management={assessment.management[result.condition]}
+                  review={row}
+                  locked={locked}
+                  onChange={(change) => changeRow(result.condition, change)}
+                />
+              );
+            })}
+
+            {feedback !== null && (
+              <FeedbackAlert feedback={feedback} onClose={() => setFeedback(null)} />
+            )}
+            <Group gap="sm">
+              <Button
+                onClick={() => void save()}
+                loading={busy === 'saving'}
+                disabled={locked || busy !== null}
+              >
+                Save Review
+              </Button>
+              <Button
+                color="red.9"
+                variant="outline"
+                onClick={confirm.open}
+                loading={busy === 'locking'}
+                disabled={locked || busy !== null}
+              >
+                Finalize Doctor Review
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+
+      <Modal opened={confirmOpened} onClose={confirm.close} title="Finalize Doctor Review" centered>
+        <Stack gap="md">
+          <Text>{reviewTexts.lockConfirm}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={confirm.close}>
+              Cancel
+            </Button>
+            <Button color="red.9" onClick={() => void finalize()}>
+              Lock Review
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Container>
+  );
+}

@@ -1,0 +1,179 @@
+import {
+  RULE_SET_V2,
+  type Condition,
+  type LastDoctorVisit,
+  type PrescriptionDuration,
+  type RiskStatus,
+} from '../../../engine/index.ts';
+import { reviewLockedMessage } from '../../../shared/api/reviews.ts';
+import { ApiError } from '../../api/client.ts';
+import { errorMessage } from '../../forms.ts';
+
+/** The review page's messages (spec sections 2.7, 5 and 8), worded exactly as the spec has them. */
+export const reviewTexts = {
+  loading: 'Loading doctor review...',
+  noResults: 'No assessment results found.',
+  finalized: 'Doctor Review Finalized - This review has been locked and cannot be modified',
+  lockConfirm:
+    'Are you sure you want to lock this doctor review? Once locked, it cannot be modified.',
+  saved: 'Doctor review saved successfully!',
+  locked: 'Doctor review locked successfully!',
+  saveFailed: 'Failed to save doctor review',
+  saveException: 'An unexpected error occurred while saving',
+  lockFailed: 'Failed to lock doctor review',
+  lockException: 'An error occurred while locking the review',
+  loadFailed: 'Failed to load assessment',
+  loadFailedRetry: 'Failed to load assessment. Please try again.',
+} as const;
+
+/** Mantine's darkest green gives white text only 4.4:1; this green gives 5.4:1 (WCAG AA 4.5:1). */
+export const readableGreen = '#237a37';
+
+/** Spec 3.6: red for High, yellow for Moderate, green for Low, purple for Diagnosed, grey for Unknown. */
+export const riskStatusColors: Record<RiskStatus, string> = {
+  TRUE: 'red.9',
+  MAYBE: 'yellow.4',
+  FALSE: readableGreen,
+  DIAGNOSED: 'grape.9',
+  UNKNOWN: 'gray.7',
+};
+
+/** Spec 9.1 display precision. */
+export const formatScore = (value: number): string => value.toFixed(4);
+export const formatComorbidity = (value: number): string => value.toFixed(2);
+export const formatBmi = (value: number): string => value.toFixed(1);
+
+/** A risk factor weight as the guidelines show it: 3 is 300%, 1.2 is 120%. */
+export function weightPercent(weight: number): string {
+  // Rounding hides binary fractions such as 0.29 * 100 = 28.999999999999996.
+  return `${Math.round(weight * 100)}%`;
+}
+
+export interface RiskFactorRow {
+  name: string;
+  weight: string;
+  /** Whether the factor applied to this patient in the stored result. */
+  applies: boolean;
+}
+
+/** Every risk factor the guidelines weigh for the condition, marked when it applied. */
+export function riskFactorRows(
+  condition: Condition,
+  applied: readonly { name: string }[],
+): RiskFactorRow[] {
+  return RULE_SET_V2.conditions[condition].riskFactors.map((rule) => ({
+    name: rule.name,
+    weight: weightPercent(rule.weight),
+    applies: applied.some((factor) => factor.name === rule.name),
+  }));
+}
+
+export const notRecorded = 'Not recorded';
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export type SymptomAnswers = Readonly<
+  Record<string, { present: boolean; severity?: string | undefined } | undefined>
+>;
+
+/** The nurse's answer per symptom of the condition's catalogue, in catalogue order. */
+export function symptomAnswerRows(
+  condition: Condition,
+  answers: SymptomAnswers | undefined,
+): { name: string; answer: string }[] {
+  return RULE_SET_V2.conditions[condition].symptoms.map((rule) => {
+    const answer = answers?.[rule.key];
+    if (answer === undefined) return { name: rule.name, answer: notRecorded };
+    if (!answer.present) return { name: rule.name, answer: 'No' };
+    if (answer.severity === undefined || rule.scale === 'none') {
+      return { name: rule.name, answer: 'Yes' };
+    }
+    const rating =
+      rule.scale === 'weightChange' ? `Weight ${capitalized(answer.severity)}` : answer.severity;
+    return { name: rule.name, answer: `Yes (${rating})` };
+  });
+}
+
+const lastVisitLabels: Record<LastDoctorVisit, string> = {
+  never: 'Never',
+  '<4months': 'Less than 4 months ago',
+  '4-6months': '4-6 months ago',
+  '6-12months': '6-12 months ago',
+  '>12months': 'More than 12 months ago',
+};
+
+const prescriptionLabels: Record<PrescriptionDuration, string> = {
+  '<4months': 'Less than 4 months',
+  '4-6months': '4-6 months',
+  '6-12months': '6-12 months',
+  '>12months': 'More than 12 months',
+};
+
+/** The management answers of one condition; visit and prescription are asked only when diagnosed. */
+export function managementAnswerRows(
+  answer:
+    | {
+        diagnosed: boolean;
+        lastDoctorVisit?: LastDoctorVisit | undefined;
+        prescriptionDuration?: PrescriptionDuration | undefined;
+      }
+    | undefined,
+): { label: string; value: string }[] {
+  if (answer === undefined) return [{ label: 'Diagnosed', value: notRecorded }];
+  if (!answer.diagnosed) return [{ label: 'Diagnosed', value: 'No' }];
+  return [
+    { label: 'Diagnosed', value: 'Yes' },
+    {
+      label: 'Last doctor visit',
+      value:
+        answer.lastDoctorVisit === undefined
+          ? notRecorded
+          : lastVisitLabels[answer.lastDoctorVisit],
+    },
+    {
+      label: 'Current prescription',
+      value:
+        answer.prescriptionDuration === undefined
+          ? notRecorded
+          : prescriptionLabels[answer.prescriptionDuration],
+    },
+  ];
+}
+
+/** What the page says after a save or a lock. `reload` asks for the stored review again. */
+export interface ReviewFeedback {
+  success: boolean;
+  title: string;
+  detail?: string;
+  reload?: boolean;
+}
+
+/**
+ * The spec pairs each action with two failures: the service refused (the server answered with
+ * an error) or the call itself failed (no answer, or something unexpected in the browser).
+ */
+function failure(error: unknown, refused: string, failed: string): ReviewFeedback {
+  if (error instanceof ApiError && error.code === 'review_locked') {
+    // Someone finalized the review meanwhile; showing the stored, locked review explains why.
+    return { success: false, title: reviewLockedMessage, reload: true };
+  }
+  if (error instanceof ApiError && error.status > 0) {
+    return { success: false, title: refused, detail: error.message };
+  }
+  return { success: false, title: failed, detail: errorMessage(error) };
+}
+
+export function saveFailure(error: unknown): ReviewFeedback {
+  return failure(error, reviewTexts.saveFailed, reviewTexts.saveException);
+}
+
+export function lockFailure(error: unknown): ReviewFeedback {
+  return failure(error, reviewTexts.lockFailed, reviewTexts.lockException);
+}
+
+/** The agreed count with its share of the reviewed, as a whole percentage: '2 (67%)'. */
+export function agreedWithShare(agreed: number, share: number | null): string {
+  return share === null ? String(agreed) : `${agreed} (${Math.round(share * 100)}%)`;
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  TextInput,
+} from '@mantine/core';
+import { createUserBodySchema, roles, type Role, type User } from '../../../shared/api/users.ts';
+import { createUser } from '../../api/users.ts';
+import { roleLabels } from '../../format.ts';
+import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
+import { passwordRule } from './passwordRule.ts';
+
+const formFields = ['username', 'displayName', 'role', 'password'];
+export const roleOptions = roles.map((role) => ({ value: role, label: roleLabels[role] }));
+
+function AddUserForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (user: User) => void;
+  onCancel: () => void;
+}) {
+  const [username, setUsername] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [role, setRole] = useState<Role>('nurse');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = createUserBodySchema.safeParse({
+      username,
+      displayName: displayName.trim() === '' ? undefined : displayName,
+      role,
+      password,
+    });
+    if (!parsed.success) {
+      setFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
+      setFormError(null);
+      return;
+    }
+    setSaving(true);
+    try {
+      onCreated(await createUser(parsed.data));
+    } catch (error) {
+      const failure = submitFailure(error, formFields);
+      setFieldErrors(failure.fieldErrors);
+      setFormError(failure.formError);
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="User name"
+          description="2 to 64 letters, digits, dots, dashes or underscores"
+          required
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          data-autofocus
+          value={username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
+          error={fieldErrors.username}
+        />
+        <TextInput
+          label="Display name"
+          description="Shown in the header and on sign-offs; the user name when left empty"
+          autoComplete="off"
+          value={displayName}
+          onChange={(event) => setDisplayName(event.currentTarget.value)}
+          error={fieldErrors.displayName}
+        />
+        <NativeSelect
+          label="Role"
+          required
+          data={roleOptions}
+          value={role}
+          onChange={(event) => setRole(event.currentTarget.value as Role)}
+          error={fieldErrors.role}
+        />
+        <PasswordInput
+          label="Password"
+          description={passwordRule}
+          required
+          autoComplete="new-password"
+          visibilityToggleFocusable
+          visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          error={fieldErrors.password}
+          // Mantine's PasswordInput does not mark its input invalid itself.
+          aria-invalid={fieldErrors.password !== undefined}
+        />
+        {formError !== null && <Alert color="red">{formError}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Add User
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function AddUserModal({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (user: User) => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add User" size="lg">
+      <AddUserForm onCreated={onCreated} onCancel={onClose} />
+    </Modal>
+  );
+}

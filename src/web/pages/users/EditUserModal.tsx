@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { updateUserBodySchema, type Role, type User } from '../../../shared/api/users.ts';
+import { updateUser } from '../../api/users.ts';
+import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
+import { roleOptions } from './AddUserModal.tsx';
+
+const formFields = ['displayName', 'role'];
+
+function EditUserForm({
+  user,
+  onSaved,
+  onCancel,
+}: {
+  user: User;
+  onSaved: (user: User) => void;
+  onCancel: () => void;
+}) {
+  const [displayName, setDisplayName] = useState(user.displayName);
+  const [role, setRole] = useState<Role>(user.role);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // Only what changed is sent: a role change ends the user's sessions, a name change does not.
+    const parsed = updateUserBodySchema.safeParse({
+      ...(displayName === user.displayName ? {} : { displayName }),
+      ...(role === user.role ? {} : { role }),
+    });
+    if (!parsed.success) {
+      setFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
+      return;
+    }
+    if (Object.keys(parsed.data).length === 0) {
+      onCancel();
+      return;
+    }
+    setSaving(true);
+    try {
+      onSaved(await updateUser(user.id, parsed.data));
+    } catch (error) {
+      const failure = submitFailure(error, formFields);
+      setFieldErrors(failure.fieldErrors);
+      setFormError(failure.formError);
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Display name"
+          required
+          autoComplete="off"
+          data-autofocus
+          value={displayName}
+          onChange={(event) => setDisplayName(event.currentTarget.value)}
+          error={fieldErrors.displayName}
+        />
+        <NativeSelect
+          label="Role"
+          description="A new role takes effect at once: the user is signed out."
+          required
+          data={roleOptions}
+          value={role}
+          onChange={(event) => setRole(event.currentTarget.value as Role)}
+          error={fieldErrors.role}
+        />
+        {formError !== null && <Alert color="red">{formError}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function EditUserModal({
+  user,
+  opened,
+  onClose,
+  onSaved,
+}: {
+  user: User | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved: (user: User) => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Edit ${user?.username ?? 'user'}`}>
+      {user !== null && <EditUserForm user={user} onSaved={onSaved} onCancel={onClose} />}
+    </Modal>
+  );
+}

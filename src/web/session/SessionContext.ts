@@ -1,0 +1,12 @@
+import { createContext } from 'react';
+import type { SessionState } from './sessionState.ts';
+
+export interface SessionContextValue {
+  state: SessionState;
+  /** Resolves once signed in; rejects with an ApiError (401 for a wrong user name or password). */
+  signIn: (username: string, password: string) => Promise<void>;
+  /** Ends the session on the server, then shows the gate; rejects when the server was not reached. */
+  signOut: () => Promise<void>;
+}
+
+export const SessionContext = createContext<SessionContextValue | null>(null);

@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useMemo, useReducer, type ReactNode } from 'react';
+import { ApiError, onSignedOut } from '../api/client.ts';
+import { createSession, deleteSession, getSession } from '../api/session.ts';
+import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
+import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
+import { SessionContext, type SessionContextValue } from './SessionContext.ts';
+import { noticeForFailedCheck, sessionReducer } from './sessionState.ts';
+
+/** The spec's login check delay (section 9.1): 'Authenticating...' shows at least this long. */
+export const minimumCheckMs = 500;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, dispatch] = useReducer(sessionReducer, { status: 'checking' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const flagWasSet = readAuthFlag();
+    getSession(controller.signal).then(
+      (user) => {
+        if (controller.signal.aborted) return;
+        setAuthFlag();
+        dispatch({ type: 'signedIn', user });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        clearAuthFlag();
+        dispatch({ type: 'signedOut', notice: noticeForFailedCheck(error, flagWasSet) });
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  useEffect(
+    () =>
+      onSignedOut(() => {
+        clearAuthFlag();
+        dispatch({ type: 'expired' });
+      }),
+    [],
+  );
+
+  const signIn = useCallback(async (username: string, password: string) => {
+    const [outcome] = await Promise.allSettled([
+      createSession(username, password),
+      delay(minimumCheckMs),
+    ]);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    setAuthFlag();
+    dispatch({ type: 'signedIn', user: outcome.value });
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await deleteSession();
+    } catch (error) {
+      // A 401 means the session had already ended, which is what signing out wants.
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    clearAuthFlag();
+    clearAssessmentDraft(); // An assessment in progress is not left in the tab for the next user.
+    dispatch({ type: 'signedOut', notice: null });
+  }, []);
+
+  const value = useMemo<SessionContextValue>(
+    () => ({ state, signIn, signOut }),
+    [state, signIn, signOut],
+  );
+  return <SessionContext value={value}>{children}</SessionContext>;
+}

@@ -1,0 +1,50 @@
+import { incorrectPasswordMessage, type SessionUser } from '../../shared/api/session.ts';
+import { friendlyMessages } from '../../shared/texts.ts';
+import { ApiError } from '../api/client.ts';
+
+/**
+ * Whether someone is signed in, as the server says: `checking` until GET /api/session answers.
+ * A signed-out state may carry a notice that tells the gate why it is back.
+ */
+export type SessionState =
+  | { status: 'checking' }
+  | { status: 'signedOut'; notice: string | null }
+  | { status: 'signedIn'; user: SessionUser };
+
+export type SessionEvent =
+  | { type: 'signedIn'; user: SessionUser }
+  | { type: 'signedOut'; notice: string | null }
+  /** The server answered 401 to a call made while signed in. */
+  | { type: 'expired' };
+
+export function sessionReducer(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case 'signedIn':
+      return { status: 'signedIn', user: event.user };
+    case 'signedOut':
+      return { status: 'signedOut', notice: event.notice };
+    case 'expired':
+      // A 401 while checking or signed out only confirms what the app already shows.
+      return state.status === 'signedIn'
+        ? { status: 'signedOut', notice: friendlyMessages.auth }
+        : state;
+  }
+}
+
+/**
+ * What the gate says when the session check on load finds no session: nothing for a plain 401,
+ * the sign-in-again message when the browser flag says this browser was signed in, and the
+ * failure's own message when the check itself failed (network, server).
+ */
+export function noticeForFailedCheck(error: unknown, flagWasSet: boolean): string | null {
+  if (!(error instanceof ApiError)) return friendlyMessages.unexpected;
+  if (error.status === 401) return flagWasSet ? friendlyMessages.auth : null;
+  return error.message;
+}
+
+/** What a failed sign-in says, and whether it was a refused login (which clears the password). */
+export function signInFailure(error: unknown): { message: string; refused: boolean } {
+  if (!(error instanceof ApiError)) return { message: friendlyMessages.unexpected, refused: false };
+  if (error.status === 401) return { message: incorrectPasswordMessage, refused: true };
+  return { message: error.message, refused: error.status === 429 };
+}
