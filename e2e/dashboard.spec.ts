@@ -299,8 +299,9 @@ test.describe('the assessment history', () => {
     await expect(historyRows(page)).toHaveText([/Female, age not recorded/, /Female, 62 years/]);
     // The population panel counts the same two assessments.
     await expect(page.getByText('for the 2 assessments in the current search')).toBeVisible();
+    // Scoped by its caption: the dashboard also has a per-condition Doctor Agreement table.
     const diabetes = page
-      .getByRole('table', { name: /risk status, by condition/ })
+      .locator('table', { has: page.getByText('Assessments per risk status, by condition') })
       .getByRole('row', { name: /Type 2 Diabetes/ })
       .getByRole('cell');
     await expect(diabetes).toHaveText(['1', '0', '0', '0', '1']);
