@@ -1,41 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
-
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.map((violation) => ({
-    id: violation.id,
-    help: violation.help,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-}
-
-async function expectNoHorizontalOverflow(page: Page) {
-  // Polled: after a viewport change the shell's navigation slides away in a transition.
-  await expect
-    .poll(() =>
-      page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
-    )
-    .toBe(0);
-}
-
-const password = 'amber-falcon-harbour-tide-62';
+import { signInAsNewUser } from './fixtures.ts';
+import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 // Each test signs in twice and runs axe several times, which takes longer than the default.
 test.describe.configure({ timeout: 120_000 });
-
-async function signInAsNew(page: Page, username: string, role: 'nurse' | 'doctor') {
-  await signInAsAdmin(page);
-  const created = await page.request.post('/api/users', {
-    data: { username, displayName: username, role, password },
-  });
-  expect(created.status()).toBe(201);
-  await signOut(page);
-  await signIn(page, username, password);
-}
 
 interface Totals {
   totalNotes: number;
@@ -106,7 +74,7 @@ async function holdExtractionAfterFirstProgress(page: Page) {
 test('a doctor extracts the codes of the notes and sees counts, samples and checks', async ({
   page,
 }) => {
-  await signInAsNew(page, 'doctor.codes', 'doctor');
+  await signInAsNewUser(page, 'doctor.codes', 'doctor');
   const before = (await extractionByApi(page)).totals;
   for (const body of notes) {
     const response = await page.request.post('/api/assessments', { data: body });
@@ -127,7 +95,7 @@ test('a doctor extracts the codes of the notes and sees counts, samples and chec
     'href',
     '/',
   );
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: 'Extract All Codes' }).click();
   const progress = page.getByRole('progressbar', { name: 'Notes scanned' });
@@ -190,18 +158,18 @@ test('a doctor extracts the codes of the notes and sees counts, samples and chec
     /^code-extraction-report-\d{4}-\d{2}-\d{2}\.txt$/,
   );
 
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/codes-wide.png', fullPage: true });
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalOverflow(page);
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/codes-narrow.png', fullPage: true });
 });
 
 test('a failed scan says so and logs no note text', async ({ page }) => {
-  await signInAsNew(page, 'doctor.codes.fail', 'doctor');
+  await signInAsNewUser(page, 'doctor.codes.fail', 'doctor');
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -223,7 +191,7 @@ test('a failed scan says so and logs no note text', async ({ page }) => {
 });
 
 test('a nurse may not open the code extractor', async ({ page }) => {
-  await signInAsNew(page, 'nurse.codes', 'nurse');
+  await signInAsNewUser(page, 'nurse.codes', 'nurse');
   await page.goto('/codes');
   await expect(page.getByText('You do not have permission to view this page.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Extract All Codes' })).toHaveCount(0);

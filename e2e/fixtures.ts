@@ -21,3 +21,21 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
 }
+
+const newUserPassword = 'amber-falcon-harbour-tide-62';
+
+/** Has the administrator create a user with the given role, then signs in as that user. */
+export async function signInAsNewUser(
+  page: Page,
+  username: string,
+  role: 'nurse' | 'doctor',
+  displayName = username,
+): Promise<void> {
+  await signInAsAdmin(page);
+  const created = await page.request.post('/api/users', {
+    data: { username, displayName, role, password: newUserPassword },
+  });
+  expect(created.status()).toBe(201);
+  await signOut(page);
+  await signIn(page, username, newUserPassword);
+}

@@ -1,41 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
-
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.map((violation) => ({
-    id: violation.id,
-    help: violation.help,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-}
-
-async function expectNoHorizontalOverflow(page: Page) {
-  // Polled: after a viewport change the shell's navigation slides away in a transition.
-  await expect
-    .poll(() =>
-      page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
-    )
-    .toBe(0);
-}
-
-const password = 'amber-falcon-harbour-tide-62';
+import { expect, test } from '@playwright/test';
+import { signInAsAdmin, signInAsNewUser } from './fixtures.ts';
+import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 // Each test signs in twice and runs axe several times, which takes longer than the default.
 test.describe.configure({ timeout: 120_000 });
-
-async function signInAsNew(page: Page, username: string, role: 'nurse' | 'doctor') {
-  await signInAsAdmin(page);
-  const created = await page.request.post('/api/users', {
-    data: { username, displayName: username, role, password },
-  });
-  expect(created.status()).toBe(201);
-  await signOut(page);
-  await signIn(page, username, password);
-}
 
 interface Report {
   title: string;
@@ -44,7 +12,7 @@ interface Report {
 }
 
 test('a nurse opens, prints and downloads the report of an assessment', async ({ page }) => {
-  await signInAsNew(page, 'nurse.report', 'nurse');
+  await signInAsNewUser(page, 'nurse.report', 'nurse');
   const created = await page.request.post('/api/assessments', {
     data: {
       code: 'ASS-M9REPORT-GH78',
@@ -73,7 +41,7 @@ test('a nurse opens, prints and downloads the report of an assessment', async ({
   await expect(notes.getByText('Headaches for two weeks.')).toBeVisible();
   await expect(notes.getByText('BP 162/98 today.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Disclaimer' })).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/report-wide.png', fullPage: true });
 
@@ -123,7 +91,7 @@ test('a missing assessment or a failing server says the report cannot be made', 
   await signInAsAdmin(page);
   await page.goto('/assessments/no-such-assessment/report');
   await expect(page.getByText('Cannot generate report: Missing assessment data')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
 
   await page.route('/api/assessments/failing/report', (route) =>

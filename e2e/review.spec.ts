@@ -1,48 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
-
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.map((violation) => ({
-    id: violation.id,
-    help: violation.help,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-}
-
-/** Nothing may make the whole page scroll sideways. */
-async function expectNoHorizontalOverflow(page: Page) {
-  // Polled: after a viewport change the shell's navigation slides away in a transition.
-  await expect
-    .poll(() =>
-      page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
-    )
-    .toBe(0);
-}
-
-const password = 'amber-falcon-harbour-tide-62';
+import { signInAsAdmin, signInAsNewUser } from './fixtures.ts';
+import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 // Each test signs in twice and runs axe several times, which takes longer than the default.
 test.describe.configure({ timeout: 120_000 });
-
-/** Creates an account as the signed-in admin, then signs in as it. */
-async function signInAsNew(page: Page, username: string, role: 'nurse' | 'doctor') {
-  await signInAsAdmin(page);
-  const created = await page.request.post('/api/users', {
-    data: {
-      username,
-      displayName: `${role === 'doctor' ? 'Dr' : 'Nurse'} ${username}`,
-      role,
-      password,
-    },
-  });
-  expect(created.status()).toBe(201);
-  await signOut(page);
-  await signIn(page, username, password);
-}
 
 /**
  * DM2 with three risk factors and two symptoms (High Risk, 8.8625), diagnosed Hypertension and
@@ -81,7 +42,7 @@ function conditionCard(page: Page, name: string) {
 }
 
 test('a doctor reviews, saves, reloads and finalizes a review', async ({ page }) => {
-  await signInAsNew(page, 'doctor.review', 'doctor');
+  await signInAsNewUser(page, 'doctor.review', 'doctor', 'Dr doctor.review');
   const id = await createAssessment(page);
   await page.goto(`/assessments/${id}/review`);
 
@@ -141,7 +102,7 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   for (const name of ['Type 2 Diabetes', 'Hyperlipidaemia']) {
     await expect(conditionCard(page, name).getByRole('radio', { name: 'Disagree' })).toBeChecked();
   }
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/review-wide.png', fullPage: true });
 
@@ -150,7 +111,7 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   await dm2.getByLabel('Doctor Comments').fill('Agree: HbA1c and fasting glucose requested.');
   await page.getByRole('button', { name: 'Save Review' }).click();
   await expect(page.getByText('Doctor review saved successfully!')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expect(page.getByText(/Last saved by Dr doctor\.review/)).toBeVisible();
 
   await page.reload();
@@ -170,7 +131,7 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   await expect(dialog).toContainText(
     'Are you sure you want to lock this doctor review? Once locked, it cannot be modified.',
   );
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Lock Review' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Doctor review locked successfully!')).toBeVisible();
@@ -192,7 +153,7 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   }
   await expect(page.getByRole('button', { name: 'Save Review' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Finalize Doctor Review' })).toBeDisabled();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/review-locked-wide.png', fullPage: true });
   await dm2.screenshot({ path: 'test-results/review-locked-card.png' });
 
@@ -209,18 +170,18 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
     /Type 2 Diabetes\s*1\s*1 \(100%\)/,
   );
   await expect(agreement.getByRole('row', { name: /^HIV/ })).toHaveText(/HIV\s*1\s*0 \(0%\)/);
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await agreement.screenshot({ path: 'test-results/review-agreement.png' });
 });
 
 test('the review page fits a phone and has no WCAG violations there', async ({ page }) => {
-  await signInAsNew(page, 'doctor.phone', 'doctor');
+  await signInAsNewUser(page, 'doctor.phone', 'doctor', 'Dr doctor.phone');
   const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9PHONE-CD34' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/assessments/${id}/review`);
   await expect(conditionCard(page, 'Type 2 Diabetes')).toBeVisible();
   await expectNoHorizontalOverflow(page);
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/review-narrow.png', fullPage: true });
   await page.screenshot({ path: 'test-results/review-narrow-top.png' });
 
@@ -237,12 +198,12 @@ test('the review page fits a phone and has no WCAG violations there', async ({ p
 });
 
 test('a nurse may not open a review and sees no agreement summary', async ({ page }) => {
-  await signInAsNew(page, 'nurse.review', 'nurse');
+  await signInAsNewUser(page, 'nurse.review', 'nurse', 'Nurse nurse.review');
   const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9NURSE-EF56' });
   await page.goto(`/assessments/${id}/review`);
   await expect(page.getByText('You do not have permission to view this page.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Review' })).toHaveCount(0);
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
@@ -252,7 +213,7 @@ test('a nurse may not open a review and sees no agreement summary', async ({ pag
 test('saving a review that was finalized meanwhile says so and shows it locked', async ({
   page,
 }) => {
-  await signInAsNew(page, 'doctor.second', 'doctor');
+  await signInAsNewUser(page, 'doctor.second', 'doctor', 'Dr doctor.second');
   const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9LOCKED-GH78' });
   await page.goto(`/assessments/${id}/review`);
   const dm2 = conditionCard(page, 'Type 2 Diabetes');
@@ -271,12 +232,12 @@ test('saving a review that was finalized meanwhile says so and shows it locked',
   await expect(dm2.getByLabel('Doctor Comments')).toHaveValue('Finalized by a colleague.');
   await expect(dm2.getByLabel('Doctor Comments')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save Review' })).toBeDisabled();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test('an unknown assessment says it could not be loaded', async ({ page }) => {
   await signInAsAdmin(page);
   await page.goto('/assessments/no-such-assessment/review');
   await expect(page.getByText('Failed to load assessment. Please try again.')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
