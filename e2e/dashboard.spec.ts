@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
+import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 interface Created {
   id: string;
@@ -93,23 +93,11 @@ async function openDashboard(page: Page) {
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 }
 
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.map((violation) => ({
-    id: violation.id,
-    help: violation.help,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-}
-
-/** Nothing may make the whole page scroll sideways. */
-async function expectNoHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(
-    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+/** Scrolls the element to just below the fixed header, as a user would to read it. */
+async function scrollBelowHeader(page: Page, selector: string) {
+  await page.evaluate(
+    `window.scrollTo(0, document.querySelector('${selector}').getBoundingClientRect().top + window.scrollY - 80)`,
   );
-  expect(overflow).toBe(0);
 }
 
 test.describe('the dashboard', () => {
@@ -121,7 +109,7 @@ test.describe('the dashboard', () => {
     await expect(page.getByText('Complete your first assessment to see it here')).toBeVisible();
     await expect(page.getByText('for the 0 assessments in the current search')).toBeVisible();
     await expect(page.getByText(/Found \d+ of/)).toHaveCount(0);
-    await page.getByRole('heading', { name: 'No Assessments Found' }).scrollIntoViewIfNeeded();
+    await scrollBelowHeader(page, '#history-title');
     await page.screenshot({ path: 'test-results/dashboard-empty.png' });
   });
 
@@ -345,7 +333,7 @@ test.describe('the assessment history', () => {
     await expect(page.getByRole('heading', { name: 'No Matching Assessments' })).toBeVisible();
     await expect(page.getByText('Try adjusting your search terms')).toBeVisible();
     await expect(page.getByText('Found 0 of 5 assessments')).toBeVisible();
-    await page.getByRole('heading', { name: 'No Matching Assessments' }).scrollIntoViewIfNeeded();
+    await scrollBelowHeader(page, '#history-title');
     await page.screenshot({ path: 'test-results/dashboard-filtered-empty.png' });
 
     await page.getByRole('button', { name: 'Clear search and filters' }).click();
@@ -431,7 +419,7 @@ test.describe('the assessment history', () => {
     await expect(panel).toContainText(
       'Database error: Network connection issue. Please check your internet connection and try again.',
     );
-    await panel.scrollIntoViewIfNeeded();
+    await scrollBelowHeader(page, '#history-title');
     await page.screenshot({ path: 'test-results/dashboard-history-error.png' });
     await panel.getByRole('button', { name: 'Dismiss Error' }).click();
     await expect(panel).toHaveCount(0);
@@ -525,10 +513,8 @@ for (const viewport of [
     for (const [target, name] of [
       ['#history-title', 'history'],
       ['ul[aria-label="Assessments"]', 'rows'],
-    ]) {
-      await page.evaluate(
-        `window.scrollTo(0, document.querySelector('${target}').getBoundingClientRect().top + window.scrollY - 80)`,
-      );
+    ] as const) {
+      await scrollBelowHeader(page, target);
       await page.screenshot({ path: `test-results/dashboard-${viewport.name}-${name}.png` });
     }
   });
