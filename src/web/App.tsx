@@ -1,19 +1,41 @@
+import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { AccessGate } from './components/AccessGate.tsx';
 import { AppLayout } from './components/AppLayout.tsx';
 import { FullScreenLoading } from './components/FullScreenLoading.tsx';
 import { RequirePermission } from './components/RequirePermission.tsx';
+import { RequireAction } from './components/review/RequireAction.tsx';
 import { useSession } from './hooks/useSession.ts';
-import { AuditPage } from './pages/AuditPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { UsersPage } from './pages/UsersPage.tsx';
-import { NewAssessmentPage } from './pages/assessment/NewAssessmentPage.tsx';
-import { SavedAssessmentPage } from './pages/assessment/SavedAssessmentPage.tsx';
-import { RequireAction } from './components/review/RequireAction.tsx';
-import { CodesPage } from './pages/codes/CodesPage.tsx';
-import { ReportPage } from './pages/report/ReportPage.tsx';
-import { ReviewPage } from './pages/review/ReviewPage.tsx';
+
+// Every view but the dashboard loads on first visit, so signing in fetches only what the
+// dashboard needs; AppLayout shows a spinner while a view's chunk arrives.
+const UsersPage = lazy(() =>
+  import('./pages/UsersPage.tsx').then((module) => ({ default: module.UsersPage })),
+);
+const AuditPage = lazy(() =>
+  import('./pages/AuditPage.tsx').then((module) => ({ default: module.AuditPage })),
+);
+const ReviewPage = lazy(() =>
+  import('./pages/review/ReviewPage.tsx').then((module) => ({ default: module.ReviewPage })),
+);
+const ReportPage = lazy(() =>
+  import('./pages/report/ReportPage.tsx').then((module) => ({ default: module.ReportPage })),
+);
+const CodesPage = lazy(() =>
+  import('./pages/codes/CodesPage.tsx').then((module) => ({ default: module.CodesPage })),
+);
+const NewAssessmentPage = lazy(() =>
+  import('./pages/assessment/NewAssessmentPage.tsx').then((module) => ({
+    default: module.NewAssessmentPage,
+  })),
+);
+const SavedAssessmentPage = lazy(() =>
+  import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
+    default: module.SavedAssessmentPage,
+  })),
+);
 
 /**
  * The gate stands in front of every route: a deep link shows the gate, then the linked view once

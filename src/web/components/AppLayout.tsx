@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { AppShell, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
@@ -9,6 +9,7 @@ import { roleLabels } from '../format.ts';
 import { errorMessage } from '../forms.ts';
 import { can, type Permission } from '../session/permissions.ts';
 import { AppFooter } from './AppFooter.tsx';
+import { LoadingText } from './errors/LoadingText.tsx';
 
 interface NavigationItem {
   label: string;
@@ -142,7 +143,10 @@ export function AppLayout() {
         </Stack>
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        {/* The views load on first visit (App.tsx); the frame stays while one arrives. */}
+        <Suspense fallback={<LoadingText />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
       <AppShell.Footer>
         <AppFooter />

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -27,7 +27,6 @@ import {
 import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
 import { useModalTarget } from '../../hooks/useModalTarget.ts';
 import { usePopulation } from '../../hooks/usePopulation.ts';
-import { DeleteAssessmentModal } from './DeleteAssessmentModal.tsx';
 import {
   activeFiltersText,
   dateRangeError,
@@ -45,6 +44,13 @@ const searchPlaceholder = 'Search assessments by patient info, date, status, or 
 
 /** Typing pauses this long before the server is asked. */
 const searchDebounceMs = 300;
+
+// Mantine's modal brings its scroll and focus machinery; the dashboard loads it on the first delete.
+const DeleteAssessmentModal = lazy(() =>
+  import('./DeleteAssessmentModal.tsx').then((module) => ({
+    default: module.DeleteAssessmentModal,
+  })),
+);
 
 function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilter> }) {
   const banner = useErrorBanner();
@@ -284,12 +290,16 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
         </Stack>
       )}
 
-      <DeleteAssessmentModal
-        target={deleteDialog.target}
-        opened={deleteDialog.opened}
-        onCancel={deleteDialog.close}
-        onConfirm={(row) => void confirmDelete(row)}
-      />
+      {deleteDialog.target !== null && (
+        <Suspense fallback={null}>
+          <DeleteAssessmentModal
+            target={deleteDialog.target}
+            opened={deleteDialog.opened}
+            onCancel={deleteDialog.close}
+            onConfirm={(row) => void confirmDelete(row)}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }

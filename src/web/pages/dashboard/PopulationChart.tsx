@@ -12,7 +12,13 @@ const series = riskStatusOrder.map((status) => ({
 }));
 
 /** The population panel's stacked bars, one per condition, in the spec's status colours. */
-export function PopulationChart({ population }: { population: Population }) {
+export function PopulationChart({
+  population,
+  height,
+}: {
+  population: Population;
+  height: number;
+}) {
   const data = population.conditions.map(({ condition, counts }) => ({
     condition: CONDITION_DISPLAY_NAMES[condition],
     ...counts,
@@ -21,7 +27,7 @@ export function PopulationChart({ population }: { population: Population }) {
     // The table below carries the same numbers for screen readers and keyboard users.
     <Box aria-hidden>
       <BarChart
-        h={260}
+        h={height}
         data={data}
         dataKey="condition"
         type="stacked"
