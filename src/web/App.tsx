@@ -4,7 +4,6 @@ import { AccessGate } from './components/AccessGate.tsx';
 import { AppLayout } from './components/AppLayout.tsx';
 import { FullScreenLoading } from './components/FullScreenLoading.tsx';
 import { RequirePermission } from './components/RequirePermission.tsx';
-import { RequireAction } from './components/review/RequireAction.tsx';
 import { useSession } from './hooks/useSession.ts';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
@@ -56,7 +55,7 @@ export function App() {
             <Route
               path="admin/users"
               element={
-                <RequirePermission permission="users.manage">
+                <RequirePermission action="users.manage">
                   <UsersPage />
                 </RequirePermission>
               }
@@ -64,7 +63,7 @@ export function App() {
             <Route
               path="admin/audit"
               element={
-                <RequirePermission permission="audit.read">
+                <RequirePermission action="audit.read">
                   <AuditPage />
                 </RequirePermission>
               }
@@ -72,18 +71,18 @@ export function App() {
             <Route
               path="assessments/:id/review"
               element={
-                <RequireAction action="review.view">
+                <RequirePermission action="review.view">
                   <ReviewPage />
-                </RequireAction>
+                </RequirePermission>
               }
             />
             <Route path="assessments/:id/report" element={<ReportPage />} />
             <Route
               path="codes"
               element={
-                <RequireAction action="codes.extract">
+                <RequirePermission action="codes.extract">
                   <CodesPage />
-                </RequireAction>
+                </RequirePermission>
               }
             />
             <Route path="assessments/new" element={<NewAssessmentPage />} />

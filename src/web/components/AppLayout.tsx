@@ -3,26 +3,26 @@ import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-r
 import { AppShell, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { can, type Action } from '../../shared/permissions.ts';
 import { productTexts } from '../../shared/texts.ts';
 import { useSession, useSignedInUser } from '../hooks/useSession.ts';
 import { roleLabels } from '../format.ts';
 import { errorMessage } from '../forms.ts';
-import { can, type Permission } from '../session/permissions.ts';
 import { AppFooter } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
 
 interface NavigationItem {
   label: string;
   to: string;
-  /** Only users whose role has this permission see the item. */
-  permission?: Permission;
+  /** Only users whose role may perform this action see the item. */
+  action?: Action;
 }
 
 /** The views of the signed-in app; later screens add theirs here. */
 const navigationItems: NavigationItem[] = [
   { label: 'Dashboard', to: '/' },
-  { label: 'Users', to: '/admin/users', permission: 'users.manage' },
-  { label: 'Audit Trail', to: '/admin/audit', permission: 'audit.read' },
+  { label: 'Users', to: '/admin/users', action: 'users.manage' },
+  { label: 'Audit Trail', to: '/admin/audit', action: 'audit.read' },
 ];
 
 function NavigationLink({ item, onNavigate }: { item: NavigationItem; onNavigate: () => void }) {
@@ -90,7 +90,7 @@ export function AppLayout() {
   // tab order and away from screen readers.
   const navigationHidden = narrow && !navigationOpened;
   const visibleItems = navigationItems.filter(
-    (item) => item.permission === undefined || can(user.role, item.permission),
+    (item) => item.action === undefined || can(user.role, item.action),
   );
 
   return (

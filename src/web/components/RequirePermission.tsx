@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Alert, Container } from '@mantine/core';
+import { can, type Action } from '../../shared/permissions.ts';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../hooks/useSession.ts';
-import { can, type Permission } from '../session/permissions.ts';
 
 function PermissionDenied() {
   usePageTitle('Access denied');
@@ -15,14 +15,11 @@ function PermissionDenied() {
   );
 }
 
-/** Renders the view only for roles with the permission; others who type the URL are told why. */
-export function RequirePermission({
-  permission,
-  children,
-}: {
-  permission: Permission;
-  children: ReactNode;
-}) {
+/**
+ * Renders the view only for roles the shared role table allows the action; others who type the
+ * URL are told why. The server enforces the same table on every call.
+ */
+export function RequirePermission({ action, children }: { action: Action; children: ReactNode }) {
   const user = useSignedInUser();
-  return can(user.role, permission) ? children : <PermissionDenied />;
+  return can(user.role, action) ? children : <PermissionDenied />;
 }

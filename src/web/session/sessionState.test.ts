@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { incorrectPasswordMessage, type SessionUser } from '../../shared/api/session.ts';
 import { friendlyMessages } from '../../shared/texts.ts';
 import { ApiError } from '../api/client.ts';
-import { can } from './permissions.ts';
 import {
   noticeForFailedCheck,
   sessionReducer,
@@ -69,16 +68,5 @@ describe('signInFailure', () => {
   it('keeps the password when the server was not reached', () => {
     const offline = new ApiError(0, 'network', friendlyMessages.network);
     expect(signInFailure(offline)).toEqual({ message: friendlyMessages.network, refused: false });
-  });
-});
-
-describe('can', () => {
-  it('lets only administrators manage users and read the audit trail', () => {
-    expect(can('admin', 'users.manage')).toBe(true);
-    expect(can('admin', 'audit.read')).toBe(true);
-    for (const role of ['nurse', 'doctor'] as const) {
-      expect(can(role, 'users.manage')).toBe(false);
-      expect(can(role, 'audit.read')).toBe(false);
-    }
   });
 });
