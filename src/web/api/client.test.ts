@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { friendlyMessages } from '../../shared/texts.ts';
-import { ApiError, apiRequest, apiUrl, errorFromResponse, onSignedOut } from './client.ts';
+import { ApiError, apiRequest, apiUrl, onSignedOut, responseError } from './client.ts';
 
 function answer(status: number, body?: unknown): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
@@ -44,11 +44,13 @@ describe('apiUrl', () => {
   });
 });
 
-describe('errorFromResponse', () => {
-  it('carries the envelope code, message and field', () => {
-    const error = errorFromResponse(400, {
-      error: { code: 'validation_failed', message: 'password: too short', field: 'password' },
-    });
+describe('responseError', () => {
+  it('carries the envelope code, message and field', async () => {
+    const error = await responseError(
+      answer(400, {
+        error: { code: 'validation_failed', message: 'password: too short', field: 'password' },
+      }),
+    );
     expect(error).toMatchObject({
       status: 400,
       code: 'validation_failed',
@@ -57,12 +59,31 @@ describe('errorFromResponse', () => {
     });
   });
 
-  it('turns a body that is not an envelope into the friendly unexpected message', () => {
-    expect(errorFromResponse(502, '<html>Bad gateway</html>')).toMatchObject({
+  it('turns a body that is not an envelope into the friendly unexpected message', async () => {
+    expect(
+      await responseError(new Response('<html>Bad gateway</html>', { status: 502 })),
+    ).toMatchObject({
       status: 502,
       code: 'internal',
       message: friendlyMessages.unexpected,
     });
+  });
+
+  it('signals signed-out on a 401, even without an envelope, except for a sign-in', async () => {
+    const listener = vi.fn();
+    const stop = onSignedOut(listener);
+    try {
+      await responseError(new Response(null, { status: 401 }), { isSignIn: true });
+      expect(listener).not.toHaveBeenCalled();
+      expect(await responseError(new Response(null, { status: 401 }))).toMatchObject({
+        status: 401,
+      });
+      expect(listener).toHaveBeenCalledTimes(1);
+      await responseError(answer(403, { error: { code: 'forbidden', message: 'No.' } }));
+      expect(listener).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
   });
 });
 

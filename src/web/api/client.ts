@@ -32,14 +32,6 @@ export function apiUrl(path: string, query: Record<string, QueryValue> = {}): st
   return search === '' ? path : `${path}?${search}`;
 }
 
-/** The error a failed response stands for, from its status and (parsed JSON) body. */
-export function errorFromResponse(status: number, body: unknown): ApiError {
-  const envelope = errorEnvelopeSchema.safeParse(body);
-  if (!envelope.success) return new ApiError(status, 'internal', friendlyMessages.unexpected);
-  const { code, message, field } = envelope.data.error;
-  return new ApiError(status, code, message, field);
-}
-
 type SignedOutListener = () => void;
 const signedOutListeners = new Set<SignedOutListener>();
 
@@ -49,6 +41,34 @@ export function onSignedOut(listener: SignedOutListener): () => void {
   return () => {
     signedOutListeners.delete(listener);
   };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The error a failed response stands for, from its status and error envelope. A 401 means the
+ * session has ended, so the signed-out listeners hear of it, whichever call got it; only the
+ * sign-in call's 401 (a wrong password) does not.
+ */
+export async function responseError(
+  response: Response,
+  { isSignIn = false }: { isSignIn?: boolean } = {},
+): Promise<ApiError> {
+  const envelope = errorEnvelopeSchema.safeParse(await readJson(response));
+  if (response.status === 401 && !isSignIn) {
+    for (const listener of signedOutListeners) listener();
+  }
+  if (!envelope.success) {
+    return new ApiError(response.status, 'internal', friendlyMessages.unexpected);
+  }
+  const { code, message, field } = envelope.data.error;
+  return new ApiError(response.status, code, message, field);
 }
 
 export interface RequestOptions {
@@ -61,14 +81,6 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The sign-in call answers 401 for a wrong password, which does not mean a session ended. */
   isSignIn?: boolean;
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return (await response.json()) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -103,13 +115,7 @@ export async function apiRequest<T>(
     throw new ApiError(0, 'network', friendlyMessages.network);
   }
 
-  if (!response.ok) {
-    const failure = errorFromResponse(response.status, await readJson(response));
-    if (response.status === 401 && !isSignIn) {
-      for (const listener of signedOutListeners) listener();
-    }
-    throw failure;
-  }
+  if (!response.ok) throw await responseError(response, { isSignIn });
   if (schema === undefined) return;
   const parsed = schema.safeParse(await readJson(response));
   if (!parsed.success) throw new ApiError(response.status, 'internal', friendlyMessages.unexpected);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODE_TYPES, type ExtractionResult } from '../../shared/api/code-extraction.ts';
-import { ApiError } from './client.ts';
+import { ApiError, onSignedOut } from './client.ts';
 import { extractCodes, parseExtractionLine, splitLines } from './code-extraction.ts';
 
 const result: ExtractionResult = {
@@ -139,5 +139,22 @@ describe('extractCodes', () => {
     );
     const error = await failureOf(extractCodes(() => undefined));
     expect([error.status, error.code, error.message]).toEqual([403, 'forbidden', 'Not allowed.']);
+  });
+
+  it('tells the app the session ended when the call answers 401', async () => {
+    stubFetch(
+      new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Sign in.' } }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const signedOut = vi.fn();
+    const stop = onSignedOut(signedOut);
+    try {
+      expect((await failureOf(extractCodes(() => undefined))).status).toBe(401);
+      expect(signedOut).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
   });
 });

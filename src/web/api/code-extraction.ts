@@ -5,7 +5,7 @@ import {
   type ExtractionResult,
 } from '../../shared/api/code-extraction.ts';
 import { friendlyMessages } from '../../shared/texts.ts';
-import { ApiError, errorFromResponse } from './client.ts';
+import { ApiError, responseError } from './client.ts';
 import { downloadAttachment } from './reports.ts';
 
 export interface ExtractionProgress {
@@ -78,10 +78,7 @@ export async function extractCodes(
     if (signal?.aborted === true) throw error;
     throw new ApiError(0, 'network', friendlyMessages.network);
   }
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => undefined);
-    throw errorFromResponse(response.status, body);
-  }
+  if (!response.ok) throw await responseError(response);
   if (response.body === null) throw new ApiError(200, 'internal', friendlyMessages.unexpected);
 
   const reader = response.body.getReader();

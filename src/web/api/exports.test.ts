@@ -80,18 +80,21 @@ describe('fetchBulkExport', () => {
   });
 
   it('tells the app the session ended when the export answers 401', async () => {
-    const unauthenticated = () =>
+    const fetchMock = stubFetch(
       new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Sign in' } }), {
         status: 401,
-      });
-    stubFetch(unauthenticated(), unauthenticated());
+      }),
+    );
     const signedOut = vi.fn();
     const stop = onSignedOut(signedOut);
     try {
       await expect(fetchBulkExport('txt', {}, () => undefined)).rejects.toMatchObject({
         status: 401,
+        code: 'unauthenticated',
       });
-      await vi.waitFor(() => expect(signedOut).toHaveBeenCalledTimes(1));
+      expect(signedOut).toHaveBeenCalledTimes(1);
+      // Told directly: no second call to find out.
+      expect(fetchMock).toHaveBeenCalledTimes(1);
     } finally {
       stop();
     }

@@ -1,7 +1,6 @@
 import type { ExportQuery } from '../../shared/api/exports.ts';
 import { friendlyMessages } from '../../shared/texts.ts';
-import { ApiError, apiUrl, errorFromResponse } from './client.ts';
-import { getSession } from './session.ts';
+import { ApiError, apiUrl, responseError } from './client.ts';
 
 /** The two files of 'Download All Reports': the bulk text report and the CSV. */
 export type BulkExportFormat = 'txt' | 'csv';
@@ -37,14 +36,6 @@ export function fileNameFromDisposition(header: string | null, fallback: string)
   return base === undefined || base === '' ? fallback : base;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return (await response.json()) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Fetches one bulk export narrowed like the history (search and dates), reading the stream as it
  * arrives so that `onProgress` can report the bytes received so far. Failures are ApiErrors.
@@ -65,12 +56,7 @@ export async function fetchBulkExport(
     if (signal?.aborted === true) throw error;
     throw new ApiError(0, 'network', friendlyMessages.network);
   }
-  if (!response.ok) {
-    const failure = errorFromResponse(response.status, await readJson(response));
-    // This call bypasses apiRequest; a session check lets the app's own 401 handling show the gate.
-    if (response.status === 401) getSession().catch(() => undefined);
-    throw failure;
-  }
+  if (!response.ok) throw await responseError(response);
 
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let received = 0;

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { attachmentFileName } from './reports.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { onSignedOut } from './client.ts';
+import { attachmentFileName, downloadAttachment } from './reports.ts';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('attachmentFileName', () => {
   const fallback = 'report.txt';
@@ -49,5 +54,31 @@ describe('attachmentFileName', () => {
     expect(
       attachmentFileName(`attachment; filename="ok.txt"; filename*=UTF-8''bad%E0%A4.txt`, fallback),
     ).toBe('ok.txt');
+  });
+});
+
+describe('downloadAttachment', () => {
+  it('tells the app the session ended when a download answers 401', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          new Response(
+            JSON.stringify({ error: { code: 'unauthenticated', message: 'Please sign in.' } }),
+            { status: 401, headers: { 'content-type': 'application/json' } },
+          ),
+        ),
+      ),
+    );
+    const signedOut = vi.fn();
+    const stop = onSignedOut(signedOut);
+    try {
+      await expect(
+        downloadAttachment('/api/code-extraction/report.txt', 'r.txt'),
+      ).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
+      expect(signedOut).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
   });
 });

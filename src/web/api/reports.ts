@@ -1,6 +1,6 @@
 import { assessmentReportSchema, type AssessmentReport } from '../../shared/api/exports.ts';
 import { friendlyMessages } from '../../shared/texts.ts';
-import { ApiError, apiRequest, errorFromResponse } from './client.ts';
+import { ApiError, apiRequest, responseError } from './client.ts';
 
 function reportPath(assessmentId: string): string {
   return `/api/assessments/${encodeURIComponent(assessmentId)}/report`;
@@ -58,10 +58,7 @@ export async function downloadAttachment(path: string, fallbackName: string): Pr
   } catch {
     throw new ApiError(0, 'network', friendlyMessages.network);
   }
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => undefined);
-    throw errorFromResponse(response.status, body);
-  }
+  if (!response.ok) throw await responseError(response);
   const fileName = attachmentFileName(response.headers.get('content-disposition'), fallbackName);
   saveBlob(await response.blob(), fileName);
 }
