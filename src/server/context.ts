@@ -10,4 +10,6 @@ export interface AppContext {
   now: () => Date;
   /** scrypt cost for new password hashes; OWASP's settings unless a test lowers them. */
   passwordCost: ScryptCost;
+  /** The randomness of generated assessment codes, [0, 1); a test may replay a sequence. */
+  randomFraction?: () => number;
 }

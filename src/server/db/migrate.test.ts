@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { migrateDown, migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
+import { assessmentsRepository } from './repositories/assessments.ts';
 
 describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('create every table, and undo and redo cleanly', async () => {
@@ -60,6 +61,45 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
           handle.db,
         ),
       ).rejects.toThrow();
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('index the search text of assessments made before the search migration, and keep it fixed', async () => {
+    const handle = await open();
+    try {
+      await migrateDown(handle);
+      const at = '2026-11-22T09:00:00.000Z';
+      await handle.db.insertInto('patients').values({ id: 'p1', bmi: 0, updated_at: at }).execute();
+      await handle.db
+        .insertInto('assessments')
+        .values({
+          id: 'a1',
+          patient_id: 'p1',
+          assessment_complete: false,
+          total_score: 0,
+          signed_off: false,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          search_text: 'a1 dm2-zx-20261122-0001 |2026-11-22',
+        })
+        .execute();
+      await migrateToLatest(handle);
+
+      const matches = (term: string) =>
+        assessmentsRepository.count(handle.db, handle.engine, {
+          textTerms: [term],
+          numberTerms: [],
+        });
+      expect(await matches('zx-2026')).toBe(1);
+      expect(await matches('zx-2027')).toBe(0);
+      await expect(
+        handle.db.updateTable('assessments').set({ search_text: 'changed' }).execute(),
+      ).rejects.toThrow(/fixed/);
+      await handle.db.updateTable('assessments').set({ notes: 'still editable' }).execute();
+      expect(await matches('zx-2026')).toBe(1);
     } finally {
       await handle.close();
     }

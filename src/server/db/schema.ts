@@ -128,6 +128,12 @@ export interface DoctorReviewsTable {
   locked: Bool;
 }
 
+/** SQLite only: an FTS5 trigram index of assessments.search_text (migration history-search). */
+export interface AssessmentSearchTable {
+  search_text: string;
+  assessment_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -140,4 +146,5 @@ export interface Database {
   management: ManagementTable;
   results: ResultsTable;
   doctor_reviews: DoctorReviewsTable;
+  assessment_search: AssessmentSearchTable;
 }

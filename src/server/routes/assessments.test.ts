@@ -207,6 +207,21 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
     expect(rows).toHaveLength(1);
   });
 
+  it('draws a new code when a generated one is already taken', async () => {
+    // The clock stands still in tests: the first two draws give the same code.
+    const draws = [0, 0, 0, 0, 0, 0, 0, 0];
+    t.context.randomFraction = () => draws.shift() ?? 0.5;
+    try {
+      const first = await create();
+      const second = await create();
+      expect(first.code).toMatch(/-0000$/);
+      expect(second.code).toMatch(/-IIII$/);
+      expect(second.code?.slice(0, -4)).toBe(first.code?.slice(0, -4));
+    } finally {
+      delete t.context.randomFraction;
+    }
+  });
+
   it("signs off with the signer's name, for good, and then refuses updates", async () => {
     const created = await create();
     const signed = await call(doctor, 'POST', `/api/assessments/${created.id}/sign-off`);
@@ -418,6 +433,15 @@ describe.each(testDatabases())('the history on $engine', (testDatabase) => {
     const code = ids.man45?.code ?? '';
     expect(names(await search(`q=${code.toLowerCase()}`))).toEqual(['man45']);
     expect(names(await search(`q=${ids.man30?.id.slice(0, 8) ?? ''}`))).toEqual(['man30']);
+    expect(names(await search(`q=${ids.woman62?.id.slice(6, 16).toUpperCase() ?? ''}`))).toEqual([
+      'woman62',
+    ]);
+  });
+
+  it("takes the user's % and _ literally", async () => {
+    expect((await search('q=%25')).total).toBe(0);
+    expect((await search('q=2026_11_22')).total).toBe(0);
+    expect((await search('q=2026-11-2_')).total).toBe(0);
   });
 
   it('filters by whole days in the clinic time zone', async () => {

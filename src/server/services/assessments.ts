@@ -142,6 +142,9 @@ async function existingForCode(
   );
 }
 
+/** Draws of a fresh code before a create gives up: four collisions in a row never happen by chance. */
+const maxGeneratedCodeAttempts = 4;
+
 function randomFraction(): number {
   return crypto.randomInt(0, 2 ** 32) / 2 ** 32;
 }
@@ -160,12 +163,11 @@ export async function createAssessment(
 
   const now = context.now();
   const at = now.toISOString();
-  const code = body.code ?? generateAssessmentCode(now.getTime(), randomFraction);
   const id = crypto.randomUUID();
   const patientId = crypto.randomUUID();
   const result = score(input);
-  try {
-    await context.database.db.transaction().execute(async (trx) => {
+  const insert = (code: string) =>
+    context.database.db.transaction().execute(async (trx) => {
       await assessmentsRepository.insertPatient(trx, {
         id: patientId,
         ...patientRow(input, result, at),
@@ -193,13 +195,24 @@ export async function createAssessment(
         address: requester.address,
       });
     });
-  } catch (error) {
-    // Two saves of the same new assessment raced; the other one stored it.
-    if (body.code !== undefined && isUniqueViolation(error)) {
-      const existing = await existingForCode(context, body.code, input, notes);
-      if (existing !== undefined) return { assessment: existing, created: false };
+
+  for (let attempt = 1; ; attempt++) {
+    const code =
+      body.code ?? generateAssessmentCode(now.getTime(), context.randomFraction ?? randomFraction);
+    try {
+      await insert(code);
+      break;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (body.code !== undefined) {
+        // Two saves of the same new assessment raced; the other one stored it.
+        const existing = await existingForCode(context, body.code, input, notes);
+        if (existing !== undefined) return { assessment: existing, created: false };
+        throw error;
+      }
+      // A generated code met a stored one (same millisecond, same random part): draw again.
+      if (attempt === maxGeneratedCodeAttempts) throw error;
     }
-    throw error;
   }
   return { assessment: present(await loadOrThrow(context.database.db, id)), created: true };
 }
@@ -389,13 +402,13 @@ export async function listAssessments(
   context: AppContext,
   query: ListQuery,
 ): Promise<AssessmentList> {
-  const db = context.database.db;
+  const { db, engine } = context.database;
   const filter = historyFilter(query, context.config.timeZone);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const [rows, total, overallTotal] = await Promise.all([
-    assessmentsRepository.list(db, filter, query.limit + 1, after),
-    assessmentsRepository.count(db, filter),
-    assessmentsRepository.count(db, { textTerms: [], numberTerms: [] }),
+    assessmentsRepository.list(db, engine, filter, query.limit + 1, after),
+    assessmentsRepository.count(db, engine, filter),
+    assessmentsRepository.count(db, engine, { textTerms: [], numberTerms: [] }),
   ]);
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);

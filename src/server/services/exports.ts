@@ -230,6 +230,7 @@ export async function assessmentsReportText(
 ): Promise<ExportFile> {
   const summary = await exportsRepository.summary(
     context.database.db,
+    context.database.engine,
     historyFilter(query, context.config.timeZone),
   );
   await auditBulkExport(context, requester, 'assessments.txt');

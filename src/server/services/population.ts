@@ -7,10 +7,10 @@ import type {
 } from '../../shared/api/population.ts';
 import type { AppContext } from '../context.ts';
 import { filteredAssessments, type AssessmentFilter } from '../db/repositories/assessments.ts';
+import type { DatabaseEngine } from '../db/database.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import type { ResultsTable } from '../db/schema.ts';
-import { endOfDayExclusive, startOfDay } from '../time.ts';
-import { parseHistorySearch } from './history-search.ts';
+import { historyFilter } from './assessments.ts';
 
 type PopulationQuery = z.output<typeof populationQuerySchema>;
 
@@ -18,15 +18,6 @@ interface CountRow {
   condition: string;
   risk_status: ResultsTable['risk_status'];
   n: number | string | bigint;
-}
-
-/** The history's filter: its search words and whole clinic days, as listAssessments reads them. */
-function historyFilter(query: PopulationQuery, timeZone: string): AssessmentFilter {
-  return {
-    ...parseHistorySearch(query.q),
-    fromIso: query.from === undefined ? undefined : startOfDay(query.from, timeZone).toISOString(),
-    toIso: query.to === undefined ? undefined : endOfDayExclusive(query.to, timeZone).toISOString(),
-  };
 }
 
 function isUnfiltered(filter: AssessmentFilter): boolean {
@@ -46,10 +37,18 @@ function isUnfiltered(filter: AssessmentFilter): boolean {
  * an `in` subquery rather than a join: SQLite then walks the matching assessments and seeks
  * their results, instead of visiting every results row and looking its assessment up.
  */
-function filteredCounts(db: Executor, filter: AssessmentFilter): Promise<CountRow[]> {
+function filteredCounts(
+  db: Executor,
+  engine: DatabaseEngine,
+  filter: AssessmentFilter,
+): Promise<CountRow[]> {
   return db
     .selectFrom('results')
-    .where('results.assessment_id', 'in', filteredAssessments(db, filter).select('assessments.id'))
+    .where(
+      'results.assessment_id',
+      'in',
+      filteredAssessments(db, engine, filter).select('assessments.id'),
+    )
     .select((eb) => ['results.condition', 'results.risk_status', eb.fn.countAll<number>().as('n')])
     .groupBy(['results.condition', 'results.risk_status'])
     .execute();
@@ -100,9 +99,11 @@ export async function populationCounts(
   context: AppContext,
   query: PopulationQuery,
 ): Promise<Population> {
-  const db = context.database.db;
+  const { db, engine } = context.database;
   const filter = historyFilter(query, context.config.timeZone);
-  const rows = isUnfiltered(filter) ? await liveCounts(db) : await filteredCounts(db, filter);
+  const rows = isUnfiltered(filter)
+    ? await liveCounts(db)
+    : await filteredCounts(db, engine, filter);
 
   const counts = new Map<Condition, StatusCounts>(
     CONDITIONS.map((condition) => [condition, zeroCounts()]),

@@ -1,6 +1,15 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
+import type { DatabaseEngine } from '../database.ts';
 import type {
   AssessmentsTable,
+  Database,
   ManagementTable,
   PatientsTable,
   ResultsTable,
@@ -73,12 +82,40 @@ function containsPattern(term: string): string {
   return `%${term.replaceAll('\\', '\\\\').replaceAll('%', '\\%').replaceAll('_', '\\_')}%`;
 }
 
-export function filteredAssessments(db: Executor, filter: AssessmentFilter) {
-  let query = db
-    .selectFrom('assessments')
-    .innerJoin('patients', 'patients.id', 'assessments.patient_id')
-    .where('assessments.deleted_at', 'is', null);
+/**
+ * SQLite's trigram index answers `LIKE '%term%'` for a term of three characters or more without
+ * reading every assessment. It takes no ESCAPE clause, so a term holding a LIKE wildcard is left
+ * to the plain scan.
+ */
+function usesTrigramIndex(engine: DatabaseEngine, term: string): boolean {
+  return engine === 'sqlite' && [...term].length >= 3 && !/[%_\\]/.test(term);
+}
+
+/**
+ * The live assessments that match a filter, from the assessments table alone: a caller that
+ * shows the patient's columns joins patients itself, so that counting matches never visits a
+ * patient row it does not need.
+ */
+export function filteredAssessments(
+  db: Executor,
+  engine: DatabaseEngine,
+  filter: AssessmentFilter,
+) {
+  let query = db.selectFrom('assessments').where('assessments.deleted_at', 'is', null);
+  const patientMatches = (
+    condition: (eb: ExpressionBuilder<Database, 'patients'>) => Expression<SqlBool>,
+  ) => db.selectFrom('patients').select('patients.id').where(condition);
   for (const term of filter.textTerms) {
+    if (usesTrigramIndex(engine, term)) {
+      query = query.where(
+        'assessments.id',
+        'in',
+        db
+          .selectFrom('assessment_search')
+          .select('assessment_search.assessment_id')
+          .where('assessment_search.search_text', 'like', `%${term}%`),
+      );
+    }
     query = query.where(
       sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
     );
@@ -86,12 +123,23 @@ export function filteredAssessments(db: Executor, filter: AssessmentFilter) {
   for (const term of filter.numberTerms) {
     query = query.where((eb) =>
       eb.or([
-        eb('patients.age', '=', Number(term)),
+        eb(
+          'assessments.patient_id',
+          'in',
+          patientMatches((p) => p('patients.age', '=', Number(term))),
+        ),
         sql<boolean>`assessments.search_text like ${`%|${containsPattern(term)}`} escape '\\'`,
       ]),
     );
   }
-  if (filter.gender !== undefined) query = query.where('patients.gender', '=', filter.gender);
+  const { gender } = filter;
+  if (gender !== undefined) {
+    query = query.where(
+      'assessments.patient_id',
+      'in',
+      patientMatches((p) => p('patients.gender', '=', gender)),
+    );
+  }
   if (filter.signedOff !== undefined)
     query = query.where('assessments.signed_off', '=', filter.signedOff);
   if (filter.complete !== undefined) {
@@ -202,11 +250,16 @@ export const assessmentsRepository = {
 
   list(
     db: Executor,
+    engine: DatabaseEngine,
     filter: AssessmentFilter,
     limit: number,
     after?: Cursor,
   ): Promise<SummaryRow[]> {
-    let query = filteredAssessments(db, filter);
+    let query = filteredAssessments(db, engine, filter).innerJoin(
+      'patients',
+      'patients.id',
+      'assessments.patient_id',
+    );
     if (after !== undefined) {
       query = query.where((eb) =>
         eb.or([
@@ -240,8 +293,8 @@ export const assessmentsRepository = {
       .execute();
   },
 
-  async count(db: Executor, filter: AssessmentFilter): Promise<number> {
-    const row = await filteredAssessments(db, filter)
+  async count(db: Executor, engine: DatabaseEngine, filter: AssessmentFilter): Promise<number> {
+    const row = await filteredAssessments(db, engine, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);

@@ -45,7 +45,8 @@ function recordsQuery(db: Executor, engine: DatabaseEngine, filter: AssessmentFi
   // record and an export is one query however many child rows there are.
   const jsonArrayFrom: typeof sqliteJsonArrayFrom =
     engine === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
-  return filteredAssessments(db, filter)
+  return filteredAssessments(db, engine, filter)
+    .innerJoin('patients', 'patients.id', 'assessments.patient_id')
     .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
     .leftJoin('users', 'users.id', 'assessments.created_by')
     .selectAll('assessments')
@@ -214,8 +215,12 @@ export const exportsRepository = {
     }
   },
 
-  async summary(db: Executor, filter: AssessmentFilter): Promise<ExportSummary> {
-    const row = await filteredAssessments(db, filter)
+  async summary(
+    db: Executor,
+    engine: DatabaseEngine,
+    filter: AssessmentFilter,
+  ): Promise<ExportSummary> {
+    const row = await filteredAssessments(db, engine, filter)
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
         eb.fn
