@@ -1,15 +1,45 @@
+/** Building an Intl formatter costs far more than using one, and a save formats a date. */
+function cachedFormatter(
+  make: (timeZone: string) => Intl.DateTimeFormat,
+): (timeZone: string) => Intl.DateTimeFormat {
+  const cache = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone) => {
+    let formatter = cache.get(timeZone);
+    if (formatter === undefined) {
+      formatter = make(timeZone);
+      cache.set(timeZone, formatter);
+    }
+    return formatter;
+  };
+}
+
+const dateTimeParts = cachedFormatter(
+  (timeZone) =>
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }),
+);
+
+const calendarDate = cachedFormatter(
+  (timeZone) =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }),
+);
+
 /** Minutes the zone is ahead of UTC at a given instant. */
 function offsetMinutes(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
+  const parts = dateTimeParts(timeZone).formatToParts(instant);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(
     get('year'),
@@ -46,10 +76,5 @@ export function endOfDayExclusive(date: string, timeZone: string): Date {
 
 /** The calendar date (YYYY-MM-DD) of an instant in the clinic's time zone. */
 export function localDate(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
+  return calendarDate(timeZone).format(instant);
 }

@@ -52,7 +52,7 @@ export async function login(
     user?.password_hash ?? (await decoyPasswordHash(context.passwordCost)),
   );
   if (user === undefined || !passwordMatches || bool(user.disabled)) {
-    await db.transaction().execute(async (trx) => {
+    await context.database.transaction(async (trx) => {
       await loginFailuresRepository.insert(trx, username, attempt.address, now.toISOString());
       await recordAudit(trx, {
         at: now,

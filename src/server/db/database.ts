@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { groupCommit, type TransactionWork } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite-adapter.ts';
 
@@ -10,6 +11,11 @@ export type DatabaseEngine = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * Runs one change atomically. On SQLite, concurrent changes share a commit (group-commit.ts);
+   * on PostgreSQL each is a transaction of its own on the pool.
+   */
+  transaction<T>(work: TransactionWork<T>): Promise<T>;
   engine: DatabaseEngine;
   /** The PostgreSQL schema the tables live in; undefined on SQLite. */
   schema?: string | undefined;
@@ -57,6 +63,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return {
       db,
+      transaction: (work) => db.transaction().execute(work),
       engine: 'postgres',
       schema: options.postgresSchema ?? 'public',
       close: () => db.destroy(),
@@ -67,5 +74,5 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new NodeSqliteDatabase(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return { db, transaction: groupCommit(db), engine: 'sqlite', close: () => db.destroy() };
 }

@@ -167,7 +167,7 @@ export async function createAssessment(
   const patientId = crypto.randomUUID();
   const result = score(input);
   const insert = (code: string) =>
-    context.database.db.transaction().execute(async (trx) => {
+    context.database.transaction(async (trx) => {
       await assessmentsRepository.insertPatient(trx, {
         id: patientId,
         ...patientRow(input, result, at),
@@ -238,7 +238,7 @@ export async function updateAssessment(
   const result = score(input);
   const now = context.now();
   const at = now.toISOString();
-  await context.database.db.transaction().execute(async (trx) => {
+  await context.database.transaction(async (trx) => {
     const row = await assessmentsRepository.findAssessment(trx, id);
     if (row === undefined) throw notFound();
     assertLive(row);
@@ -287,7 +287,7 @@ async function changeAssessment(
   decide: (row: AssessmentRow, at: string) => AssessmentChanges,
 ): Promise<void> {
   const now = context.now();
-  await context.database.db.transaction().execute(async (trx) => {
+  await context.database.transaction(async (trx) => {
     const row = await assessmentsRepository.findAssessment(trx, id);
     if (row === undefined) throw notFound();
     const changes = decide(row, now.toISOString());

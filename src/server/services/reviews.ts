@@ -53,7 +53,7 @@ async function writeReview(
   change: { reviews: ConditionReview[] | undefined; lock: boolean },
 ): Promise<Review> {
   const now = context.now();
-  return context.database.db.transaction().execute(async (trx) => {
+  return context.database.transaction(async (trx) => {
     const assessment = await reviewsRepository.findAssessmentForChange(
       trx,
       assessmentId,

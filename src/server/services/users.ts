@@ -29,7 +29,7 @@ export async function createUser(
   const passwordHash = await hashPassword(input.password, context.passwordCost);
   const now = context.now();
   const id = crypto.randomUUID();
-  return context.database.db.transaction().execute(async (trx) => {
+  return context.database.transaction(async (trx) => {
     if ((await usersRepository.findByUsername(trx, username)) !== undefined) {
       throw new AppError(409, 'conflict', `The user name ${username} is taken.`, 'username');
     }
@@ -86,7 +86,7 @@ export async function updateUser(
       ? undefined
       : await hashPassword(changes.password, context.passwordCost);
   const now = context.now();
-  return context.database.db.transaction().execute(async (trx) => {
+  return context.database.transaction(async (trx) => {
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
       ...(changes.role === undefined ? {} : { role: changes.role }),

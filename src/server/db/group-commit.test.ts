@@ -1,0 +1,78 @@
+import { sql, type Transaction } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
+
+const at = '2026-11-22T09:00:00.000Z';
+
+describe('group commit on SQLite', () => {
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    handle = openDatabase({ sqliteFile: ':memory:' });
+    await migrateToLatest(handle);
+  });
+  afterEach(async () => {
+    await handle.close();
+  });
+
+  const addUser = (id: string) =>
+    handle.transaction(async (trx) => {
+      await addUserIn(trx, id);
+      return trx;
+    });
+  const userIds = async () =>
+    (await handle.db.selectFrom('users').select('id').orderBy('id').execute()).map((r) => r.id);
+
+  it('commits concurrent changes together, each answered with its own result', async () => {
+    const transactions = await Promise.all(['u1', 'u2', 'u3', 'u4', 'u5'].map(addUser));
+    // The first change starts a commit at once; the four that queue behind it share the next.
+    expect(new Set(transactions).size).toBeLessThanOrEqual(2);
+    expect(await userIds()).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+  });
+
+  it('rolls back and rejects a failing change alone', async () => {
+    const failing = handle.transaction(async (trx) => {
+      await addUserIn(trx, 'half-done');
+      throw new Error('refused part-way');
+    });
+    const results = await Promise.allSettled([addUser('u1'), failing, addUser('u2')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await userIds()).toEqual(['u1', 'u2']);
+  });
+
+  it('tells every change of a batch that failed to commit, and stores none of it', async () => {
+    await addUser('u0');
+    // A deferred foreign key is only checked at commit, so the commit itself fails.
+    const brokenAtCommit = () =>
+      handle.transaction(async (trx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await trx
+          .insertInto('sessions')
+          .values({ id_hash: 'h', user_id: 'nobody', created_at: at, last_seen_at: at })
+          .execute();
+      });
+    const results = await Promise.allSettled([addUser('u1'), brokenAtCommit(), addUser('u2')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await userIds()).toEqual(['u0']);
+    // The queue goes on after a failed commit.
+    await addUser('u3');
+    expect(await userIds()).toEqual(['u0', 'u3']);
+  });
+});
+
+function addUserIn(trx: Transaction<Database>, id: string) {
+  return trx
+    .insertInto('users')
+    .values({
+      id,
+      username: id,
+      display_name: id,
+      role: 'nurse',
+      password_hash: 'x',
+      disabled: false,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
