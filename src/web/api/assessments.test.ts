@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { score, type PatientData } from '../../engine/index.ts';
+import {
+  assessmentSchema,
+  type Assessment,
+  type AssessmentBody,
+  type AssessmentList,
+  type AssessmentSummary,
+} from '../../shared/api/assessments.ts';
+import { ApiError } from './client.ts';
+import { saveNewAssessment } from './assessments.ts';
+
+const code = 'ASS-MHX3K2QZ-7F2A';
+const storedId = 'a6f1c2de-0000-4000-8000-000000000001';
+const creator = 'Nurse Ann';
+
+const input: PatientData = {
+  demographics: { age: 54, gender: 'Female', height: 165, weight: 82 },
+  riskFactors: { smoking: true },
+};
+const body: AssessmentBody & { code: string } = { ...input, code, notes: 'Second attempt' };
+
+/** A stored assessment as the server answers it; the scores come from the engine itself. */
+function assessmentOf(fields: Partial<Assessment> = {}): Assessment {
+  const results = score(input);
+  return assessmentSchema.parse({
+    id: storedId,
+    code,
+    version: 1,
+    demographics: { ...input.demographics, bmi: results.patientBMI },
+    riskFactors: input.riskFactors,
+    symptoms: {},
+    management: {},
+    notes: 'First attempt',
+    results,
+    assessmentComplete: results.assessmentComplete,
+    totalScore: results.totalScore,
+    signedOff: false,
+    signedOffAt: null,
+    signedOffBy: null,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    updatedAt: '2026-11-22T09:00:00.000Z',
+    createdBy: creator,
+    deletedAt: null,
+    ...fields,
+  });
+}
+
+function summaryOf(assessment: Assessment): AssessmentSummary {
+  return {
+    id: assessment.id,
+    code: assessment.code,
+    version: assessment.version,
+    age: assessment.demographics.age ?? null,
+    gender: assessment.demographics.gender ?? null,
+    bmi: assessment.demographics.bmi,
+    assessmentComplete: assessment.assessmentComplete,
+    totalScore: assessment.totalScore,
+    signedOff: assessment.signedOff,
+    signedOffAt: assessment.signedOffAt,
+    signedOffBy: assessment.signedOffBy,
+    createdAt: assessment.createdAt,
+    updatedAt: assessment.updatedAt,
+  };
+}
+
+function listOf(...assessments: Assessment[]): AssessmentList {
+  return {
+    items: assessments.map(summaryOf),
+    total: assessments.length,
+    overallTotal: 40,
+    nextCursor: null,
+  };
+}
+
+function answer(status: number, json: unknown): Response {
+  return new Response(JSON.stringify(json), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+const codeTaken = () =>
+  answer(409, {
+    error: {
+      code: 'conflict',
+      message: `An assessment with the code ${code} already exists.`,
+      field: 'code',
+      existingId: storedId,
+    },
+  });
+
+/**
+ * Answers the requests in turn. A request beyond the planned ones gets a 500, so that a call the
+ * function should not have made shows up as a different error as well as in the request count.
+ */
+function stubFetch(...answers: Response[]) {
+  const fetchMock = vi.fn((_url: string, _init?: RequestInit) =>
+    Promise.resolve(
+      answers.shift() ??
+        answer(500, { error: { code: 'internal', message: 'Request not planned by the test.' } }),
+    ),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function requestsOf(fetchMock: ReturnType<typeof stubFetch>) {
+  return fetchMock.mock.calls.map(([url, init]) => ({ url, method: init?.method }));
+}
+
+/** The JSON a request sent. */
+function sentJson(init: RequestInit | undefined): unknown {
+  if (typeof init?.body !== 'string') throw new Error('expected a JSON body');
+  return JSON.parse(init.body);
+}
+
+async function failureOf(call: Promise<unknown>): Promise<ApiError> {
+  const error = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
+  return error;
+}
+
+const lookup = [
+  { url: '/api/assessments', method: 'POST' },
+  { url: `/api/assessments?q=${code}`, method: 'GET' },
+  { url: `/api/assessments/${storedId}`, method: 'GET' },
+];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('saveNewAssessment', () => {
+  it('returns the created record after one request', async () => {
+    const created = assessmentOf();
+    const fetchMock = stubFetch(answer(201, created));
+    await expect(saveNewAssessment(body, creator)).resolves.toEqual(created);
+    expect(requestsOf(fetchMock)).toEqual([{ url: '/api/assessments', method: 'POST' }]);
+    expect(sentJson(fetchMock.mock.calls[0]?.[1])).toEqual(body);
+  });
+
+  it('updates the record an unanswered earlier save stored, at version 1', async () => {
+    const stored = assessmentOf();
+    const updated = assessmentOf({
+      version: 2,
+      notes: 'Second attempt',
+      updatedAt: '2026-11-22T09:05:00.000Z',
+    });
+    const fetchMock = stubFetch(
+      codeTaken(),
+      answer(200, listOf(stored)),
+      answer(200, stored),
+      answer(200, updated),
+    );
+
+    await expect(saveNewAssessment(body, creator)).resolves.toEqual(updated);
+    expect(requestsOf(fetchMock)).toEqual([
+      ...lookup,
+      { url: `/api/assessments/${storedId}`, method: 'PUT' },
+    ]);
+    const put = fetchMock.mock.calls[3]?.[1];
+    expect(put?.headers).toMatchObject({ 'if-match': '"1"' });
+    expect(sentJson(put)).toEqual(body);
+  });
+
+  it.each([
+    ['someone else created it', { createdBy: 'Dr Ben' }],
+    ['its creator is unknown', { createdBy: null }],
+    ['it was changed since', { version: 2 }],
+  ])('rethrows the 409 without updating when %s', async (_case, fields) => {
+    const stored = assessmentOf(fields);
+    const fetchMock = stubFetch(codeTaken(), answer(200, listOf(stored)), answer(200, stored));
+
+    const error = await failureOf(saveNewAssessment(body, creator));
+    expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
+    expect(requestsOf(fetchMock)).toEqual(lookup);
+  });
+
+  it.each([
+    ['finds nothing', listOf()],
+    // A search word can match more than the code; only the exact code is the stored record.
+    [
+      'finds only another code',
+      listOf(assessmentOf({ id: 'other-id', code: 'ASS-MHX3K2QZ-7F2B' })),
+    ],
+  ])('rethrows the 409 when the search %s', async (_case, list) => {
+    const fetchMock = stubFetch(codeTaken(), answer(200, list));
+
+    const error = await failureOf(saveNewAssessment(body, creator));
+    expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
+    expect(requestsOf(fetchMock)).toEqual(lookup.slice(0, 2));
+  });
+
+  it.each<[number, { code: string; message: string; field?: string }]>([
+    [400, { code: 'validation_failed', message: 'Invalid age.', field: 'demographics.age' }],
+    [500, { code: 'internal', message: 'Something went wrong.' }],
+    [409, { code: 'signed_off', message: 'Cannot update signed-off assessment' }],
+    [409, { code: 'conflict', message: 'Taken.', field: 'username' }],
+  ])('rethrows a %i %o without looking further', async (status, envelope) => {
+    const fetchMock = stubFetch(answer(status, { error: envelope }));
+
+    const error = await failureOf(saveNewAssessment(body, creator));
+    expect(error).toMatchObject({ status, code: envelope.code, field: envelope.field });
+    expect(requestsOf(fetchMock)).toEqual(lookup.slice(0, 1));
+  });
+});
