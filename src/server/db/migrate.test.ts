@@ -104,4 +104,57 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await handle.close();
     }
   });
+
+  it('count live assessments from before the count migration, and follow every change', async () => {
+    const handle = await open();
+    try {
+      const at = '2026-11-22T09:00:00.000Z';
+      const add = async (id: string, deletedAt: string | null = null) => {
+        await handle.db.insertInto('patients').values({ id, bmi: 0, updated_at: at }).execute();
+        await handle.db
+          .insertInto('assessments')
+          .values({
+            id,
+            patient_id: id,
+            assessment_complete: false,
+            total_score: 0,
+            signed_off: false,
+            version: 1,
+            created_at: at,
+            updated_at: at,
+            deleted_at: deletedAt,
+            search_text: `${id} |2026-11-22`,
+          })
+          .execute();
+      };
+      const live = () =>
+        assessmentsRepository.count(handle.db, handle.engine, { textTerms: [], numberTerms: [] });
+      const setDeleted = (id: string, deletedAt: string | null) =>
+        handle.db
+          .updateTable('assessments')
+          .set({ deleted_at: deletedAt })
+          .where('id', '=', id)
+          .execute();
+
+      await migrateDown(handle);
+      await add('a1');
+      await add('a2', at);
+      await migrateToLatest(handle);
+      expect(await live()).toBe(1);
+
+      await add('a3');
+      await add('a4', at);
+      expect(await live()).toBe(2);
+      await setDeleted('a1', at);
+      await setDeleted('a1', at);
+      expect(await live()).toBe(1);
+      await setDeleted('a2', null);
+      await handle.db.updateTable('assessments').set({ notes: 'n' }).execute();
+      expect(await live()).toBe(2);
+      await handle.db.deleteFrom('assessments').where('id', 'in', ['a3', 'a4']).execute();
+      expect(await live()).toBe(1);
+    } finally {
+      await handle.close();
+    }
+  });
 });

@@ -134,6 +134,12 @@ export interface AssessmentSearchTable {
   assessment_id: string;
 }
 
+/** One row: the number of live assessments, kept by triggers (migration live-count). */
+export interface AssessmentTotalsTable {
+  id: number;
+  live: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -147,4 +153,5 @@ export interface Database {
   results: ResultsTable;
   doctor_reviews: DoctorReviewsTable;
   assessment_search: AssessmentSearchTable;
+  assessment_totals: AssessmentTotalsTable;
 }

@@ -6,7 +6,11 @@ import type {
   StatusCounts,
 } from '../../shared/api/population.ts';
 import type { AppContext } from '../context.ts';
-import { filteredAssessments, type AssessmentFilter } from '../db/repositories/assessments.ts';
+import {
+  filteredAssessments,
+  isUnfiltered,
+  type AssessmentFilter,
+} from '../db/repositories/assessments.ts';
 import type { DatabaseEngine } from '../db/database.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import type { ResultsTable } from '../db/schema.ts';
@@ -18,18 +22,6 @@ interface CountRow {
   condition: string;
   risk_status: ResultsTable['risk_status'];
   n: number | string | bigint;
-}
-
-function isUnfiltered(filter: AssessmentFilter): boolean {
-  return (
-    filter.textTerms.length === 0 &&
-    filter.numberTerms.length === 0 &&
-    filter.gender === undefined &&
-    filter.signedOff === undefined &&
-    filter.complete === undefined &&
-    filter.fromIso === undefined &&
-    filter.toIso === undefined
-  );
 }
 
 /**

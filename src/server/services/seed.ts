@@ -130,8 +130,9 @@ function patientData(random: () => number): PatientInput {
   };
 }
 
-// The search index is written by the database itself, from the assessments rows.
-type Rows = { [T in Exclude<keyof Database, 'assessment_search'>]: Insertable<Database[T]>[] };
+// The search index and the live total are kept by the database itself, from the assessments rows.
+type SeededTable = Exclude<keyof Database, 'assessment_search' | 'assessment_totals'>;
+type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 
 function emptyRows(): Rows {
   return {
