@@ -31,6 +31,20 @@ describe('group commit on SQLite', () => {
     expect(await userIds()).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
   });
 
+  it('commits together the changes that arrive in separate callbacks of one turn', async () => {
+    const arrivals = ['u1', 'u2', 'u3', 'u4'].map(
+      (id) =>
+        new Promise<Transaction<Database>>((resolve, reject) => {
+          setImmediate(() => {
+            addUser(id).then(resolve, reject);
+          });
+        }),
+    );
+    const transactions = await Promise.all(arrivals);
+    expect(new Set(transactions).size).toBe(1);
+    expect(await userIds()).toEqual(['u1', 'u2', 'u3', 'u4']);
+  });
+
   it('rolls back and rejects a failing change alone', async () => {
     const failing = handle.transaction(async (trx) => {
       await addUserIn(trx, 'half-done');

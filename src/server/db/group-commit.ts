@@ -60,7 +60,6 @@ export function groupCommit(db: Kysely<Database>) {
   }
 
   async function drain(): Promise<void> {
-    draining = true;
     try {
       while (queue.length > 0) await commitBatch();
     } finally {
@@ -71,7 +70,13 @@ export function groupCommit(db: Kysely<Database>) {
   return function transaction<T>(work: TransactionWork<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!draining) void drain();
+      if (!draining) {
+        draining = true;
+        // Requests are handled one I/O callback at a time, each running to its commit before the
+        // next begins; starting the batch on the next turn of the event loop lets the requests
+        // that arrived together join it.
+        setImmediate(() => void drain());
+      }
     });
   };
 }
