@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { migrateDown, migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { assessmentsRepository } from './repositories/assessments.ts';
+import { historySearch } from './migrations/20261122T0900-history-search.ts';
+import { liveCount } from './migrations/20261122T1000-live-count.ts';
+import { historyColumns } from './migrations/20261122T1100-history-columns.ts';
+import type { DatabaseHandle } from './database.ts';
+import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
+
+/** Undoes migrations down to and including the named one, as a database from before it was. */
+async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> {
+  const index = migrations.findIndex((migration) => migration.name === name);
+  if (index === -1) throw new Error(`No migration ${name}`);
+  for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
+}
 
 describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('create every table, and undo and redo cleanly', async () => {
@@ -69,7 +80,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('index the search text of assessments made before the search migration, and keep it fixed', async () => {
     const handle = await open();
     try {
-      await migrateDown(handle);
+      await undoThrough(handle, historySearch.name);
       const at = '2026-11-22T09:00:00.000Z';
       await handle.db.insertInto('patients').values({ id: 'p1', bmi: 0, updated_at: at }).execute();
       await handle.db
@@ -136,7 +147,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
           .where('id', '=', id)
           .execute();
 
-      await migrateDown(handle);
+      await undoThrough(handle, liveCount.name);
       await add('a1');
       await add('a2', at);
       await migrateToLatest(handle);
@@ -153,6 +164,56 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       expect(await live()).toBe(2);
       await handle.db.deleteFrom('assessments').where('id', 'in', ['a3', 'a4']).execute();
       expect(await live()).toBe(1);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('copy the patient and date the history searches, and follow changes of the patient', async () => {
+    const handle = await open();
+    try {
+      const at = '2026-11-22T09:00:00.000Z';
+      const search = (filter: Partial<AssessmentFilter>) =>
+        assessmentsRepository.count(handle.db, handle.engine, {
+          textTerms: [],
+          numberTerms: [],
+          ...filter,
+        });
+      await undoThrough(handle, historyColumns.name);
+      await handle.db
+        .insertInto('patients')
+        .values({ id: 'p1', age: 45, gender: 'Male', bmi: 0, updated_at: at })
+        .execute();
+      await handle.db
+        .insertInto('assessments')
+        .values({
+          id: 'a1',
+          patient_id: 'p1',
+          assessment_complete: false,
+          total_score: 0,
+          signed_off: false,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          search_text: 'a1  |2026-11-22',
+        })
+        .execute();
+      await migrateToLatest(handle);
+
+      expect(await search({ gender: 'Male' })).toBe(1);
+      expect(await search({ gender: 'Female' })).toBe(0);
+      expect(await search({ numberTerms: ['45'] })).toBe(1);
+      // '11' is in the date, '7' in neither the date nor the age.
+      expect(await search({ numberTerms: ['11'] })).toBe(1);
+      expect(await search({ numberTerms: ['7'] })).toBe(0);
+
+      await handle.db
+        .updateTable('patients')
+        .set({ age: 46, gender: 'Female' })
+        .where('id', '=', 'p1')
+        .execute();
+      expect(await search({ gender: 'Female', numberTerms: ['46'] })).toBe(1);
+      expect(await search({ numberTerms: ['45'] })).toBe(0);
     } finally {
       await handle.close();
     }

@@ -72,8 +72,13 @@ export interface AssessmentsTable {
   version: number;
   deleted_at: Timestamp | null;
   deleted_by: string | null;
-  /** Lower-cased text the history search matches against (id, code, gender, age, date, status). */
+  /** Lower-cased text the history search matches against: id, code, then `|` and the date. */
   search_text: string;
+  /** Copies for the history's indexes: the patient's gender and age (kept by a trigger on
+   * patients) and the creation date in the clinic's zone, as in search_text. */
+  patient_gender: 'Male' | 'Female' | null;
+  patient_age: number | null;
+  created_local_date: string | null;
 }
 
 export interface SymptomsTable {
@@ -140,6 +145,11 @@ export interface AssessmentTotalsTable {
   live: number;
 }
 
+/** Every local date that has assessments, once (migration history-columns). */
+export interface AssessmentDatesTable {
+  local_date: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -154,4 +164,5 @@ export interface Database {
   doctor_reviews: DoctorReviewsTable;
   assessment_search: AssessmentSearchTable;
   assessment_totals: AssessmentTotalsTable;
+  assessment_dates: AssessmentDatesTable;
 }

@@ -166,6 +166,7 @@ export async function createAssessment(
   const id = crypto.randomUUID();
   const patientId = crypto.randomUUID();
   const result = score(input);
+  const createdLocalDate = localDate(now, context.config.timeZone);
   const insert = (code: string) =>
     context.database.transaction(async (trx) => {
       await assessmentsRepository.insertPatient(trx, {
@@ -184,7 +185,10 @@ export async function createAssessment(
         created_by: requester.user.id,
         signed_off: false,
         version: 1,
-        search_text: searchText(id, code, localDate(now, context.config.timeZone)),
+        search_text: searchText(id, code, createdLocalDate),
+        patient_gender: input.demographics.gender ?? null,
+        patient_age: input.demographics.age ?? null,
+        created_local_date: createdLocalDate,
       });
       await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
       await recordAudit(trx, {

@@ -130,8 +130,11 @@ function patientData(random: () => number): PatientInput {
   };
 }
 
-// The search index and the live total are kept by the database itself, from the assessments rows.
-type SeededTable = Exclude<keyof Database, 'assessment_search' | 'assessment_totals'>;
+// The search index, live total and dates are kept by the database itself, from the assessments.
+type SeededTable = Exclude<
+  keyof Database,
+  'assessment_search' | 'assessment_totals' | 'assessment_dates'
+>;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 
 function emptyRows(): Rows {
@@ -216,6 +219,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
     for (let i = 0; i < count; i++) {
       const createdMs = Math.floor(end - span * random());
       const created = new Date(createdMs);
+      const createdLocalDate = localDate(created);
       const at = created.toISOString();
       const id = uuid(random);
       const patientId = uuid(random);
@@ -251,7 +255,10 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         version: signedOff ? 2 : 1,
         deleted_at: deleted ? at : null,
         deleted_by: deleted ? options.user.id : null,
-        search_text: searchText(id, code, localDate(created)),
+        search_text: searchText(id, code, createdLocalDate),
+        patient_gender: input.demographics.gender ?? null,
+        patient_age: input.demographics.age ?? null,
+        created_local_date: createdLocalDate,
       });
       const children = childRows(id, input, result);
       rows.symptoms.push(...children.symptoms);

@@ -2,6 +2,12 @@ import type { TriageMigration } from './types.ts';
 import { initial } from './20261122T0400-initial.ts';
 import { historySearch } from './20261122T0900-history-search.ts';
 import { liveCount } from './20261122T1000-live-count.ts';
+import { historyColumns } from './20261122T1100-history-columns.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
-export const migrations: readonly TriageMigration[] = [initial, historySearch, liveCount];
+export const migrations: readonly TriageMigration[] = [
+  initial,
+  historySearch,
+  liveCount,
+  historyColumns,
+];

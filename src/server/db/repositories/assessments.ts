@@ -1,15 +1,7 @@
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Selectable,
-  type SqlBool,
-} from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import type {
   AssessmentsTable,
-  Database,
   ManagementTable,
   PatientsTable,
   ResultsTable,
@@ -114,9 +106,6 @@ export function filteredAssessments(
   filter: AssessmentFilter,
 ) {
   let query = db.selectFrom('assessments').where('assessments.deleted_at', 'is', null);
-  const patientMatches = (
-    condition: (eb: ExpressionBuilder<Database, 'patients'>) => Expression<SqlBool>,
-  ) => db.selectFrom('patients').select('patients.id').where(condition);
   for (const term of filter.textTerms) {
     if (usesTrigramIndex(engine, term)) {
       query = query.where(
@@ -135,22 +124,20 @@ export function filteredAssessments(
   for (const term of filter.numberTerms) {
     query = query.where((eb) =>
       eb.or([
+        eb('assessments.patient_age', '=', Number(term)),
         eb(
-          'assessments.patient_id',
+          'assessments.created_local_date',
           'in',
-          patientMatches((p) => p('patients.age', '=', Number(term))),
+          db
+            .selectFrom('assessment_dates')
+            .select('assessment_dates.local_date')
+            .where(sql<boolean>`local_date like ${containsPattern(term)} escape '\\'`),
         ),
-        sql<boolean>`assessments.search_text like ${`%|${containsPattern(term)}`} escape '\\'`,
       ]),
     );
   }
-  const { gender } = filter;
-  if (gender !== undefined) {
-    query = query.where(
-      'assessments.patient_id',
-      'in',
-      patientMatches((p) => p('patients.gender', '=', gender)),
-    );
+  if (filter.gender !== undefined) {
+    query = query.where('assessments.patient_gender', '=', filter.gender);
   }
   if (filter.signedOff !== undefined)
     query = query.where('assessments.signed_off', '=', filter.signedOff);
