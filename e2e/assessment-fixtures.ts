@@ -1,11 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
+import { animationsFinished } from './page-checks.ts';
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** axe-core's WCAG 2.2 A and AA violations on the page as it is now. */
 export async function wcagViolations(page: Page) {
+  await animationsFinished(page);
   const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
   return results.violations.map((violation) => ({
     id: violation.id,

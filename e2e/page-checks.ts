@@ -3,8 +3,25 @@ import { expect, type Page } from '@playwright/test';
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
+/**
+ * Waits for the page's finite CSS transitions and animations to end (a spinner's never does).
+ * axe measures colours as drawn, so a dialog fading in or a button mid-way to its disabled
+ * colours fails the contrast check on a slow machine.
+ */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** The page's WCAG 2.2 AA violations found by axe-core, in a form that reads well in a diff. */
 export async function axeViolations(page: Page) {
+  await animationsFinished(page);
   const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
   return results.violations.map((violation) => ({
     id: violation.id,
