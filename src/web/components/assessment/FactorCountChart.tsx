@@ -1,7 +1,6 @@
-import '@mantine/charts/styles.css';
-import { BarChart } from '@mantine/charts';
 import { Stack, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, type ConditionResult } from '../../../engine/index.ts';
+import { LazyBarChart } from '../charts/LazyBarChart.tsx';
 
 /** Each condition's factor count beside its threshold; the cards above give the same numbers. */
 export function FactorCountChart({ conditions }: { conditions: readonly ConditionResult[] }) {
@@ -23,7 +22,7 @@ export function FactorCountChart({ conditions }: { conditions: readonly Conditio
       <Text size="sm" c="dimmed" component="figcaption">
         Factor count against threshold: {summary}.
       </Text>
-      <BarChart
+      <LazyBarChart
         h={340}
         data={data}
         dataKey="condition"

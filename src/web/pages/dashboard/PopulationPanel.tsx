@@ -1,18 +1,10 @@
-import { lazy, Suspense } from 'react';
-import { Alert, Box, Card, Grid, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Card, Grid, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES } from '../../../engine/index.ts';
 import type { Population } from '../../../shared/api/population.ts';
 import type { PopulationLoad } from '../../hooks/usePopulation.ts';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
+import { PopulationChart } from './PopulationChart.tsx';
 import { populationStatusLabels, riskStatusOrder } from './riskStatusStyle.ts';
-
-// The chart library is most of the dashboard's weight and draws nothing the table does not say,
-// so it loads after the first paint.
-const PopulationChart = lazy(() =>
-  import('./PopulationChart.tsx').then((module) => ({ default: module.PopulationChart })),
-);
-/** The chart's height, kept by its placeholder so that the table does not move when it arrives. */
-const chartHeight = 260;
 
 /** Every condition counts each matching assessment once, so any one row's sum is the total. */
 function assessmentCount(population: Population): number {
@@ -86,9 +78,7 @@ export function PopulationPanel({ load }: { load: PopulationLoad }) {
         {population !== null && count !== null && count > 0 && (
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, lg: 5 }}>
-              <Suspense fallback={<Box h={chartHeight} />}>
-                <PopulationChart population={population} height={chartHeight} />
-              </Suspense>
+              <PopulationChart population={population} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 7 }}>
               <PopulationTable population={population} />
