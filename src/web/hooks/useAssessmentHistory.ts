@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { listAssessments, type HistoryFilter } from '../api/history.ts';
 import { errorMessage } from '../forms.ts';
 import {
@@ -23,7 +23,8 @@ export function useAssessmentHistory(filter: HistoryFilter) {
     dispatch({ type: 'requested' });
     listAssessments({ q, from, to }, undefined, controller.signal).then(
       (page) => {
-        if (!controller.signal.aborted) dispatch({ type: 'loaded', page });
+        // A page of rows is a large render: in slices, typing in the search stays responsive.
+        if (!controller.signal.aborted) startTransition(() => dispatch({ type: 'loaded', page }));
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;

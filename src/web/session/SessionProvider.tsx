@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useMemo, useReducer, type ReactNode } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  type ReactNode,
+} from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
 import { createSession, deleteSession, getSession } from '../api/session.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
@@ -23,7 +30,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       (user) => {
         if (controller.signal.aborted) return;
         setAuthFlag();
-        dispatch({ type: 'signedIn', user });
+        // The first view is the app's largest render; as a transition React renders it in
+        // slices between which the page stays responsive, keeping the loading view till done.
+        startTransition(() => dispatch({ type: 'signedIn', user }));
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
