@@ -241,8 +241,14 @@ function procStatusBytes(pid: number, field: string): number {
   return match?.[1] === undefined ? Number.NaN : Number(match[1]) * 1024;
 }
 
-/** `triage serve` on a free loopback port, ready when /api/health answers. */
-export async function startServer(fixture: Fixture): Promise<RunningServer> {
+/**
+ * `triage serve` on a free loopback port, ready when /api/health answers. It serves the API
+ * only, unless given the folder of a built app.
+ */
+export async function startServer(
+  fixture: Fixture,
+  options: { webRoot?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(nodeBinary, ['src/cli/main.ts', 'serve'], {
     cwd: repoRoot,
@@ -252,8 +258,7 @@ export async function startServer(fixture: Fixture): Promise<RunningServer> {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      // The API only: the web benchmark builds the app on its own.
-      WEB_ROOT: path.join(benchDir, 'no-web'),
+      WEB_ROOT: options.webRoot ?? path.join(benchDir, 'no-web'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

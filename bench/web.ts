@@ -5,20 +5,49 @@
  * totals. The build goes to a folder of its own, so dist/web (which the end-to-end tests serve)
  * is left alone.
  *
- * Lighthouse scores need the `lighthouse` npm package, which the project does not have: this
- * script says so rather than scoring.
+ * Then Lighthouse's performance and accessibility scores for the dashboard and the new-assessment
+ * wizard, as a signed-in administrator (the session cookie goes as an extra header), against
+ * `triage serve` serving that build on a small seeded database. Each page is scored with
+ * Lighthouse's desktop preset and with its default, a phone on a slow 4G link with a 4x slower
+ * CPU (both simulated); the figure is the median of --runs runs. Lighthouse drives Debian's
+ * Chromium (CHROME_PATH, /usr/bin/chromium unless set), never a downloaded browser.
  *
- *   node bench/web.ts
+ *   node bench/web.ts [--runs 3]
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { build } from 'vite';
-import { benchDir, printTable, repoRoot, type Row } from './harness.ts';
+import {
+  benchDir,
+  createBenchUser,
+  describeMachine,
+  nodeBinary,
+  percentile,
+  printTable,
+  repoRoot,
+  seededFixture,
+  signIn,
+  startServer,
+  type Row,
+} from './harness.ts';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const runs = Number(args.runs);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error('--runs must be a whole number of at least 1');
 
 const kilobyte = 1000;
 const initialJavaScriptTargetKb = 200;
+const lighthouseTargetScore = 95;
+/** Enough records for a full first page of history and a population chart. */
+const seededAssessments = 500;
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+console.log(`Machine: ${describeMachine()}`);
 
 const outDir = path.join(benchDir, 'web');
 await build({
@@ -78,15 +107,132 @@ for (const [label, files] of [
 }
 printTable(`Web: ${assets.length} assets, ${initialJavaScript.length} initial scripts`, rows);
 
-const require = createRequire(import.meta.url);
-let lighthouseInstalled = true;
-try {
-  require.resolve('lighthouse');
-} catch {
-  lighthouseInstalled = false;
+const pages = [
+  { name: 'dashboard', path: '/' },
+  { name: 'wizard', path: '/assessments/new' },
+] as const;
+const formFactors = ['desktop', 'mobile'] as const;
+
+interface LighthouseAudit {
+  score: number | null;
+  displayValue?: string;
 }
-console.log(
-  lighthouseInstalled
-    ? '\nLighthouse is installed but not yet wired in: no scores.'
-    : '\nLighthouse: not measured; it needs the `lighthouse` npm package (a devDependency the project does not have).',
-);
+interface LighthouseResult {
+  categories: Record<
+    'performance' | 'accessibility',
+    { score: number | null; auditRefs: { id: string; weight: number }[] }
+  >;
+  audits: Record<string, LighthouseAudit>;
+}
+
+const lighthouseCli = createRequire(import.meta.url).resolve('lighthouse/cli/index.js');
+const lighthouseVersion = (
+  JSON.parse(
+    fs.readFileSync(path.join(path.dirname(lighthouseCli), '..', 'package.json'), 'utf8'),
+  ) as { version: string }
+).version;
+
+/** One Lighthouse run of the CLI in a child process; its JSON report. */
+async function lighthouse(
+  url: string,
+  formFactor: (typeof formFactors)[number],
+  cookie: string,
+): Promise<LighthouseResult> {
+  const child = spawn(
+    nodeBinary,
+    [
+      lighthouseCli,
+      url,
+      '--output=json',
+      '--output-path=stdout',
+      '--quiet',
+      '--only-categories=performance,accessibility',
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+      `--extra-headers=${JSON.stringify({ Cookie: cookie })}`,
+      ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
+    ],
+    {
+      env: { ...process.env, CHROME_PATH: chromePath },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`Lighthouse exited with ${code} for ${url}`);
+  return JSON.parse(output) as LighthouseResult;
+}
+
+/** A category's score out of 100, and its weighted audits that fell short, for the notes. */
+function categoryOutcome(result: LighthouseResult, category: 'performance' | 'accessibility') {
+  const { score, auditRefs } = result.categories[category];
+  const shortfalls = auditRefs
+    .filter((ref) => ref.weight > 0)
+    .map((ref) => ({ id: ref.id, audit: result.audits[ref.id] }))
+    .filter(({ audit }) => audit?.score != null && audit.score < 0.9)
+    .map(({ id, audit }) => `${id}${audit?.displayValue ? ` ${audit.displayValue}` : ''}`);
+  return { score: (score ?? Number.NaN) * 100, shortfalls };
+}
+
+if (!fs.existsSync(chromePath)) {
+  console.log(
+    `\nLighthouse: not measured; no Chromium at ${chromePath} (apt-get install chromium, or set CHROME_PATH).`,
+  );
+} else {
+  const fixture = await seededFixture('sqlite', seededAssessments);
+  try {
+    const user = await createBenchUser(fixture);
+    const server = await startServer(fixture, { webRoot: outDir });
+    try {
+      const cookie = await signIn(server, user);
+      const scoreRows: Row[] = [];
+      const notes: string[] = [];
+      for (const formFactor of formFactors) {
+        for (const page of pages) {
+          const outcomes = [];
+          for (let run = 0; run < runs; run += 1) {
+            const result = await lighthouse(`${server.url}${page.path}`, formFactor, cookie);
+            outcomes.push({
+              performance: categoryOutcome(result, 'performance'),
+              accessibility: categoryOutcome(result, 'accessibility'),
+            });
+          }
+          for (const category of ['performance', 'accessibility'] as const) {
+            const score = percentile(
+              outcomes.map((outcome) => outcome[category].score),
+              0.5,
+            );
+            scoreRows.push({
+              measure: `${page.name} (${page.path}), ${formFactor}: ${category} (baseline: the target)`,
+              figure: score,
+              baseline: lighthouseTargetScore,
+              unit: '/ 100',
+              ratioLabel: 'x target',
+            });
+            const median = outcomes.find((outcome) => outcome[category].score === score);
+            if (score < lighthouseTargetScore && median !== undefined) {
+              notes.push(
+                `${page.name}, ${formFactor}, ${category} ${score}: ${median[category].shortfalls.join(', ')}`,
+              );
+            }
+          }
+        }
+      }
+      printTable(
+        `Lighthouse ${lighthouseVersion}: median of ${runs} run${runs === 1 ? '' : 's'}, ${seededAssessments} assessments, signed in as an administrator`,
+        scoreRows,
+      );
+      if (notes.length > 0) {
+        console.log('\nBelow the target, the weighted audits that fell short (median run):');
+        for (const note of notes) console.log(`- ${note}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await fixture.drop();
+  }
+}
