@@ -122,19 +122,26 @@ export function filteredAssessments(
     );
   }
   for (const term of filter.numberTerms) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('assessments.patient_age', '=', Number(term)),
-        eb(
-          'assessments.created_local_date',
-          'in',
-          db
-            .selectFrom('assessment_dates')
-            .select('assessment_dates.local_date')
-            .where(sql<boolean>`local_date like ${containsPattern(term)} escape '\\'`),
-        ),
-      ]),
-    );
+    // A union of two index searches: written as `age = n or date in (...)`, the planners
+    // walked every live assessment instead.
+    const byAge = db
+      .selectFrom('assessments as by_age')
+      .select('by_age.id')
+      .where('by_age.deleted_at', 'is', null)
+      .where('by_age.patient_age', '=', Number(term));
+    const byDate = db
+      .selectFrom('assessments as by_date')
+      .select('by_date.id')
+      .where('by_date.deleted_at', 'is', null)
+      .where(
+        'by_date.created_local_date',
+        'in',
+        db
+          .selectFrom('assessment_dates')
+          .select('assessment_dates.local_date')
+          .where(sql<boolean>`local_date like ${containsPattern(term)} escape '\\'`),
+      );
+    query = query.where('assessments.id', 'in', byAge.union(byDate));
   }
   if (filter.gender !== undefined) {
     query = query.where('assessments.patient_gender', '=', filter.gender);
