@@ -8,6 +8,7 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AssessmentReport } from '../../shared/api/exports.ts';
 import type { Database } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
+import { csvRow } from '../csv.ts';
 import { childRows, type PatientInput } from '../services/assessment-records.ts';
 import { renderReportText } from '../services/reports.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
@@ -289,6 +290,79 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     expect(notes.get(created.man45.id)).toBe(`'${formulaNotes.man45}`);
     expect(notes.get(created.partial.id)).toBe(`'${formulaNotes.partial}`);
     expect(notes.get(created.man30.id)).toBe(`'${formulaNotes.man30}\n${awkwardNote}`);
+  });
+
+  it('writes each CSV row byte for byte from the stored values that the single read shows', async () => {
+    const body = (await ok(doctor, '/api/exports/assessments.csv')).body;
+    const rows = [];
+    for (const { id } of [created.man30, created.partial, created.man45, created.woman62]) {
+      const a = (await ok(doctor, `/api/assessments/${id}`)).json<Assessment>();
+      const d = a.demographics;
+      rows.push(
+        csvRow([
+          a.id,
+          a.code,
+          a.createdAt,
+          a.updatedAt,
+          d.age,
+          d.gender,
+          d.height,
+          d.weight,
+          d.bmi,
+          a.assessmentComplete,
+          a.signedOff,
+          a.signedOffAt,
+          a.signedOffBy,
+          a.totalScore,
+          a.notes,
+          a.id === created.woman62.id,
+          ...CONDITIONS.flatMap((condition) => {
+            const r = a.results.conditions.find((result) => result.condition === condition);
+            if (r === undefined) return Array<null>(7).fill(null);
+            const c = r.components;
+            return [
+              r.riskStatus,
+              r.totalScore,
+              r.factorCount,
+              c.symptomScore,
+              c.riskFactorScore,
+              c.comorbidityScore,
+              c.managementScore,
+            ];
+          }),
+        ]),
+      );
+    }
+    expect(body).toBe(csvRow(expectedHeader) + rows.join(''));
+  });
+
+  it('makes each bulk report entry and FHIR line exactly as the single downloads do', async () => {
+    const text = (await ok(doctor, '/api/exports/assessments.txt')).body;
+    const ndjson = (await ok(doctor, '/api/exports/fhir.ndjson')).body;
+    const resourceLines = [];
+    for (const [index, a] of [
+      created.man30,
+      created.partial,
+      created.man45,
+      created.woman62,
+    ].entries()) {
+      const single = (await ok(doctor, `/api/assessments/${a.id}/report.txt`)).body;
+      const sections = single.slice(single.indexOf('ASSESSMENT\n'), single.indexOf('DISCLAIMER\n'));
+      const title = `Assessment ${index + 1}: ${a.code ?? a.id}`;
+      expect(text).toContain(`\n${title}\n${'='.repeat(title.length)}\n\n${sections}`);
+
+      // The bundle links its resources by urn:uuid, the bulk file by type and id.
+      const bundle = (await ok(doctor, `/api/assessments/${a.id}/fhir`)).json<BundleJson>();
+      let lines = bundle.entry.map((entry) => `${JSON.stringify(entry.resource)}\n`).join('');
+      for (const { resource } of bundle.entry) {
+        lines = lines.replaceAll(
+          `"urn:uuid:${resource.id}"`,
+          `"${resource.resourceType}/${resource.id}"`,
+        );
+      }
+      resourceLines.push(lines);
+    }
+    expect(ndjson).toBe(resourceLines.join(''));
   });
 
   it('leaves deleted assessments out of every bulk export', async () => {
