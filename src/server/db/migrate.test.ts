@@ -6,6 +6,7 @@ import { migrations } from './migrations/index.ts';
 import { historySearch } from './migrations/20261122T0900-history-search.ts';
 import { liveCount } from './migrations/20261122T1000-live-count.ts';
 import { historyColumns } from './migrations/20261122T1100-history-columns.ts';
+import { postgresTrigram } from './migrations/20261122T1200-postgres-trigram.ts';
 import type { DatabaseHandle } from './database.ts';
 import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
 
@@ -16,7 +17,7 @@ async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> 
   for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
 }
 
-describe.each(testDatabases())('migrations on $engine', ({ open }) => {
+describe.each(testDatabases())('migrations on $engine', ({ open, engine }) => {
   it('create every table, and undo and redo cleanly', async () => {
     const handle = await open();
     // PostgreSQL lists every schema's tables, and other test files work beside this one.
@@ -222,4 +223,26 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await handle.close();
     }
   });
+
+  it.runIf(engine === 'postgres')(
+    'give PostgreSQL a trigram index of the search text',
+    async () => {
+      const handle = await open();
+      try {
+        const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+        where schemaname = ${handle.schema} and indexname = 'assessments_search_text_trgm_idx'`.execute(
+          handle.db,
+        );
+        expect(rows[0]?.indexdef).toMatch(/USING gin \(search_text \w+\.gin_trgm_ops\)/);
+        await undoThrough(handle, postgresTrigram.name);
+        const after = await sql`select 1 from pg_indexes
+        where schemaname = ${handle.schema} and indexname = 'assessments_search_text_trgm_idx'`.execute(
+          handle.db,
+        );
+        expect(after.rows).toEqual([]);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });

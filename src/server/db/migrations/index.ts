@@ -3,6 +3,7 @@ import { initial } from './20261122T0400-initial.ts';
 import { historySearch } from './20261122T0900-history-search.ts';
 import { liveCount } from './20261122T1000-live-count.ts';
 import { historyColumns } from './20261122T1100-history-columns.ts';
+import { postgresTrigram } from './20261122T1200-postgres-trigram.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -10,4 +11,5 @@ export const migrations: readonly TriageMigration[] = [
   historySearch,
   liveCount,
   historyColumns,
+  postgresTrigram,
 ];
