@@ -1,11 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { Container, SimpleGrid, Stack } from '@mantine/core';
 import { can } from '../../shared/permissions.ts';
-import { AgreementSummary } from '../components/review/AgreementSummary.tsx';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../hooks/useSession.ts';
 import { AssessmentHistory } from './dashboard/AssessmentHistory.tsx';
 import { AdminToolsCard, GuidelinesCard } from './dashboard/DashboardCards.tsx';
 import { FeatureCards, ProcessOverview, WelcomeBanner } from './dashboard/DashboardIntro.tsx';
+
+// At the foot of the page, and only for doctors and administrators: it loads after the first paint.
+const AgreementSummary = lazy(() =>
+  import('../components/review/AgreementSummary.tsx').then((module) => ({
+    default: module.AgreementSummary,
+  })),
+);
 
 /** The dashboard (spec section 2.3); the footer texts come with the signed-in layout. */
 export function DashboardPage() {
@@ -22,7 +29,11 @@ export function DashboardPage() {
           {can(user.role, 'codes.extract') && <AdminToolsCard />}
           <GuidelinesCard />
         </SimpleGrid>
-        <AgreementSummary />
+        {can(user.role, 'review.view') && (
+          <Suspense fallback={null}>
+            <AgreementSummary />
+          </Suspense>
+        )}
       </Stack>
     </Container>
   );

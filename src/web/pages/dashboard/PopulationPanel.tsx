@@ -1,49 +1,19 @@
-import { Alert, Card, Grid, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { CONDITION_DISPLAY_NAMES } from '../../../engine/index.ts';
+import { lazy, Suspense } from 'react';
+import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { Population } from '../../../shared/api/population.ts';
+import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import type { PopulationLoad } from '../../hooks/usePopulation.ts';
-import { ScrollableTable } from '../../components/ScrollableTable.tsx';
-import { PopulationChart } from './PopulationChart.tsx';
-import { populationStatusLabels, riskStatusOrder } from './riskStatusStyle.ts';
+
+// The panel sits below the fold; its chart and table (Mantine's table brings its scroll area
+// and more) load after the first paint, once there are counts to show.
+const PopulationFigures = lazy(() =>
+  import('./PopulationFigures.tsx').then((module) => ({ default: module.PopulationFigures })),
+);
 
 /** Every condition counts each matching assessment once, so any one row's sum is the total. */
 function assessmentCount(population: Population): number {
   const first = population.conditions[0];
   return first === undefined ? 0 : Object.values(first.counts).reduce((sum, n) => sum + n, 0);
-}
-
-function PopulationTable({ population }: { population: Population }) {
-  return (
-    <ScrollableTable label="Risk status counts" minWidth={420}>
-      <Table striped verticalSpacing={4} horizontalSpacing="xs" fz="sm" captionSide="top">
-        <Table.Caption ta="left">Assessments per risk status, by condition</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Condition</Table.Th>
-            {riskStatusOrder.map((status) => (
-              <Table.Th key={status} scope="col" ta="right">
-                {populationStatusLabels[status]}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {population.conditions.map(({ condition, counts }) => (
-            <Table.Tr key={condition}>
-              <Table.Th scope="row" fw={400}>
-                {CONDITION_DISPLAY_NAMES[condition]}
-              </Table.Th>
-              {riskStatusOrder.map((status) => (
-                <Table.Td key={status} ta="right">
-                  {counts[status]}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollableTable>
-  );
 }
 
 /**
@@ -76,14 +46,9 @@ export function PopulationPanel({ load }: { load: PopulationLoad }) {
           </Text>
         )}
         {population !== null && count !== null && count > 0 && (
-          <Grid gap="lg">
-            <Grid.Col span={{ base: 12, lg: 5 }}>
-              <PopulationChart population={population} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, lg: 7 }}>
-              <PopulationTable population={population} />
-            </Grid.Col>
-          </Grid>
+          <Suspense fallback={<LoadingText />}>
+            <PopulationFigures population={population} />
+          </Suspense>
         )}
       </Stack>
     </Card>
