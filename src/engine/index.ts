@@ -13,6 +13,7 @@ export type {
   SymptomKey,
 } from './input.ts';
 export { DEFAULT_RULE_SET, RULE_SET_V2 } from './rules-v2.ts';
+export { ResultJsonWriter } from './result-json.ts';
 export { score } from './score.ts';
 export {
   CONDITION_DISPLAY_NAMES,

@@ -1,109 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PatientData, RiskStatus, SymptomScale } from './index.ts';
+import type { PatientData, RiskStatus } from './index.ts';
+import { CONDITIONS, FAMILY_HISTORY_CONDITIONS, RULE_SET_V2, SEVERITIES, score } from './index.ts';
 import {
-  CONDITIONS,
-  FAMILY_HISTORY_CONDITIONS,
-  GENDERS,
-  LAST_DOCTOR_VISIT_OPTIONS,
-  PRESCRIPTION_DURATION_OPTIONS,
-  RULE_SET_V2,
-  SEVERITIES,
-  score,
-} from './index.ts';
-
-const optional = { requiredKeys: [] as never[] };
-
-function severityArbitrary(scale: SymptomScale) {
-  return scale === 'weightChange'
-    ? fc.constantFrom('loss', 'gain')
-    : fc.constantFrom(...SEVERITIES);
-}
-
-const symptomsArbitrary = fc.record(
-  Object.fromEntries(
-    CONDITIONS.map((condition) => [
-      condition,
-      fc.record(
-        Object.fromEntries(
-          RULE_SET_V2.conditions[condition].symptoms.map((symptom) => [
-            symptom.key,
-            fc.record(
-              { present: fc.boolean(), severity: severityArbitrary(symptom.scale) },
-              { requiredKeys: ['present'] },
-            ),
-          ]),
-        ),
-        optional,
-      ),
-    ]),
-  ),
-  optional,
-);
-
-const demographicsArbitrary = fc.record(
-  {
-    age: fc.integer({ min: 0, max: 120 }),
-    gender: fc.constantFrom(...GENDERS),
-    height: fc.double({ min: 50, max: 250, noNaN: true }),
-    weight: fc.double({ min: 1, max: 500, noNaN: true }),
-  },
-  optional,
-);
-
-const completeDemographicsArbitrary = fc.record({
-  age: fc.integer({ min: 0, max: 120 }),
-  gender: fc.constantFrom(...GENDERS),
-  height: fc.double({ min: 50, max: 250, noNaN: true }),
-  weight: fc.double({ min: 1, max: 500, noNaN: true }),
-});
-
-const riskFactorsArbitrary = fc.record(
-  {
-    smoking: fc.boolean(),
-    familyHistory: fc.record(
-      Object.fromEntries(FAMILY_HISTORY_CONDITIONS.map((condition) => [condition, fc.boolean()])),
-      optional,
-    ),
-    householdTBExposure: fc.boolean(),
-  },
-  optional,
-);
-
-const managementArbitrary = fc.record(
-  Object.fromEntries(
-    CONDITIONS.map((condition) => [
-      condition,
-      fc.record(
-        {
-          diagnosed: fc.boolean(),
-          lastDoctorVisit: fc.constantFrom(...LAST_DOCTOR_VISIT_OPTIONS),
-          prescriptionDuration: fc.constantFrom(...PRESCRIPTION_DURATION_OPTIONS),
-        },
-        { requiredKeys: ['diagnosed'] },
-      ),
-    ]),
-  ),
-  optional,
-);
-
-// Built from the catalogue, so TypeScript sees plain records; the shapes are those of PatientData.
-const patientArbitrary = fc.record(
-  {
-    demographics: demographicsArbitrary,
-    riskFactors: riskFactorsArbitrary,
-    symptoms: symptomsArbitrary,
-    management: managementArbitrary,
-  },
-  optional,
-) as fc.Arbitrary<PatientData>;
-
-/** Inputs with complete demographics and no diagnosis: every status is FALSE, MAYBE or TRUE. */
-const undiagnosedCompleteArbitrary = fc.record({
-  demographics: completeDemographicsArbitrary,
-  riskFactors: riskFactorsArbitrary,
-  symptoms: symptomsArbitrary,
-}) as fc.Arbitrary<PatientData>;
+  completeDemographicsArbitrary,
+  patientArbitrary,
+  undiagnosedCompleteArbitrary,
+} from './testing/arbitraries.ts';
 
 type Addition = (input: PatientData) => PatientData;
 
