@@ -21,12 +21,20 @@ function unknownKeys(what: string, where = '') {
 
 const wholeNumber = { error: 'Invalid input: expected a whole number' };
 
+/** Accepted ranges, inclusive: age in whole years, height in centimetres, weight in kilograms. */
+export const DEMOGRAPHIC_RANGES = {
+  age: { min: 0, max: 120 },
+  height: { min: 50, max: 250 },
+  weight: { min: 1, max: 500 },
+} as const;
+const { age, height, weight } = DEMOGRAPHIC_RANGES;
+
 const demographicsSchema = z.strictObject(
   {
-    age: z.number().int(wholeNumber).min(0).max(120).optional(),
+    age: z.number().int(wholeNumber).min(age.min).max(age.max).optional(),
     gender: z.enum(GENDERS).optional(),
-    height: z.number().min(50).max(250).optional(),
-    weight: z.number().min(1).max(500).optional(),
+    height: z.number().min(height.min).max(height.max).optional(),
+    weight: z.number().min(weight.min).max(weight.max).optional(),
   },
   unknownKeys('demographic field'),
 );
