@@ -1,6 +1,4 @@
 import { ConfigError } from '../server/config.ts';
-import { runMigrateCommand } from './commands/migrate.ts';
-import { runServeCommand } from './commands/serve.ts';
 
 const usage = `Usage: triage <command> [options]
 
@@ -20,10 +18,15 @@ Commands:
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'serve':
+    // Each command loads what it needs: `score` reading a pipe should not wait for the server.
+    case 'serve': {
+      const { runServeCommand } = await import('./commands/serve.ts');
       return runServeCommand(rest);
-    case 'migrate':
+    }
+    case 'migrate': {
+      const { runMigrateCommand } = await import('./commands/migrate.ts');
       return runMigrateCommand();
+    }
     case 'user': {
       const { runUserCommand } = await import('./commands/user.ts');
       return runUserCommand(rest, {

@@ -1,7 +1,14 @@
+import fc from 'fast-check';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { PatientData } from '../../engine/index.ts';
 import { score } from '../../engine/index.ts';
+import { assessmentInputSchema, formatInputIssues } from '../../shared/assessment-input.ts';
+import {
+  editedLineArbitrary,
+  mutatedLineArbitrary,
+  validLineArbitrary,
+} from '../../shared/testing/assessment-lines.ts';
 import { runScoreCommand } from './score.ts';
 
 /** A writable stream that keeps what it is given. */
@@ -18,6 +25,34 @@ async function run(chunks: (string | Buffer)[]) {
   const errors = new Collector();
   const exitCode = await runScoreCommand(Readable.from(chunks), output, errors);
   return { exitCode, output: output.text, errors: errors.text };
+}
+
+/**
+ * `triage score` as it was written first, line by line with JSON.parse, the schema and
+ * JSON.stringify: the command must write the same bytes and the same errors.
+ */
+function reference(text: string) {
+  let output = '';
+  // Decoding the whole input, as it did, drops a byte order mark at the start.
+  const decoded = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  for (const [index, line] of decoded.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      const errors = `line ${index + 1}: invalid JSON: ${(error as Error).message}\n`;
+      return { exitCode: 1, output, errors };
+    }
+    const validated = assessmentInputSchema.safeParse(parsed);
+    if (!validated.success) {
+      const problems = formatInputIssues(validated.error);
+      const errors = problems.map((problem) => `line ${index + 1}: ${problem}\n`).join('');
+      return { exitCode: 1, output, errors };
+    }
+    output += `${JSON.stringify(score(validated.data))}\n`;
+  }
+  return { exitCode: 0, output, errors: '' };
 }
 
 const inputs: PatientData[] = [
@@ -125,6 +160,47 @@ describe('triage score (runScoreCommand)', () => {
     expect(writes).toBeLessThan(count / 10);
     // Without waiting for 'drain', every result would be buffered at once (about 5 MB).
     expect(mostBuffered).toBeLessThan(2 * 64 * 1024 + 4096);
+  });
+
+  it('writes what JSON.parse, the schema and JSON.stringify give, for any lines in any chunks', async () => {
+    const lineArbitrary = fc.oneof(
+      { weight: 6, arbitrary: validLineArbitrary() },
+      validLineArbitrary().map((line) => `${line}\r`),
+      fc.constantFrom('', ' ', '\t\r', '\u00a0', '\uFEFF{}'),
+      mutatedLineArbitrary,
+      editedLineArbitrary,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lineArbitrary, { maxLength: 30 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 4096 }),
+        async (lines, finalNewline, chunkBytes) => {
+          const text = lines.join('\n') + (finalNewline ? '\n' : '');
+          const bytes = Buffer.from(text);
+          const chunks: Buffer[] = [];
+          for (let start = 0; start < bytes.length; start += chunkBytes) {
+            chunks.push(bytes.subarray(start, start + chunkBytes));
+          }
+          expect(await run(chunks)).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('skips a byte order mark at the start only, as a decoder of the whole input does', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const result = await run([
+      bom.subarray(0, 1),
+      Buffer.concat([bom.subarray(1), Buffer.from(`${lines[0]}\n`)]),
+    ]);
+    expect(result).toEqual({ exitCode: 0, output: `${JSON.stringify(score({}))}\n`, errors: '' });
+    const later = await run([
+      Buffer.concat([Buffer.from(`${lines[0]}\n`), bom, Buffer.from('{}\n')]),
+    ]);
+    expect(later.exitCode).toBe(1);
+    expect(later.errors).toMatch(/^line 2: invalid JSON: /);
   });
 
   it('rejects instead of hanging when the output is closed', async () => {

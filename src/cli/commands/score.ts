@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { score } from '../../engine/index.ts';
+import { ResultJsonWriter, score } from '../../engine/index.ts';
+import { readAssessmentInput } from '../../shared/assessment-input-reader.ts';
+import type { AssessmentInput } from '../../shared/assessment-input.ts';
 import { assessmentInputSchema, formatInputIssues } from '../../shared/assessment-input.ts';
 
 /**
@@ -9,84 +11,120 @@ import { assessmentInputSchema, formatInputIssues } from '../../shared/assessmen
  */
 const inputSchema = z.compile(assessmentInputSchema);
 
-/** Results are written in chunks of about this many characters, not one write per line. */
-const OUTPUT_CHUNK_CHARS = 64 * 1024;
+/** Results are written in chunks of about this many bytes, not one write per line. */
+const OUTPUT_CHUNK_BYTES = 64 * 1024;
 
-type LineOutcome =
-  | { readonly ok: true; readonly json: string }
-  | { readonly ok: false; readonly problems: string[] };
+const NEWLINE = 0x0a;
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Decodes, one by one, the lines the fast reader leaves. It keeps a byte order mark: only the one
+ * at the start of the input is dropped, as decoding the input as a whole did.
+ */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * `triage score`: reads one assessment input (spec 3.2) per line of JSON, writes one result per
  * line in the same order. Blank lines are skipped. At the first invalid line it writes the results
  * of the lines before, reports the line number and the fields at fault, and returns exit code 1.
+ *
+ * Lines are split and read as bytes: `readAssessmentInput` takes the common shape straight from
+ * them, and anything else goes through JSON.parse and the schema, as every line once did, so the
+ * errors are the same. Results are written by `ResultJsonWriter`, the bytes JSON.stringify would
+ * give. A byte order mark at the start is skipped, as TextDecoder skips it; text chunks are read
+ * as their UTF-8 bytes.
  */
 export async function runScoreCommand(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   errors: NodeJS.WritableStream,
 ): Promise<number> {
-  const decoder = new TextDecoder();
-  let pending = '';
+  const writer = new ResultJsonWriter();
+  let pending: Uint8Array = NO_BYTES;
   let lineNumber = 0;
-  let batch = '';
 
-  const handleLine = (line: string): string[] | undefined => {
+  const handleLine = (bytes: Uint8Array, start: number, end: number): string[] | undefined => {
     lineNumber++;
-    if (line.trim() === '') return undefined;
-    const outcome = scoreLine(line);
-    if (!outcome.ok) return outcome.problems.map((problem) => `line ${lineNumber}: ${problem}`);
-    batch += outcome.json;
+    if (lineNumber === 1 && startsWithByteOrderMark(bytes, start, end)) start += 3;
+    const assessment = readAssessmentInput(bytes, start, end) ?? parseLine(bytes, start, end);
+    if (assessment === undefined) return undefined;
+    if ('problems' in assessment) {
+      return assessment.problems.map((problem) => `line ${lineNumber}: ${problem}`);
+    }
+    writer.write(score(assessment));
     return undefined;
   };
 
   const fail = async (problems: string[]): Promise<number> => {
-    await writeChunk(output, batch);
+    await writeChunk(output, writer.take());
     await writeChunk(errors, problems.map((problem) => `${problem}\n`).join(''));
     return 1;
   };
 
   for await (const chunk of input) {
-    const text =
-      pending + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    const bytes = joinBytes(pending, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     let lineStart = 0;
-    let lineEnd = text.indexOf('\n');
+    let lineEnd = bytes.indexOf(NEWLINE);
     while (lineEnd !== -1) {
-      const problems = handleLine(text.slice(lineStart, lineEnd));
+      const problems = handleLine(bytes, lineStart, lineEnd);
       if (problems !== undefined) return fail(problems);
-      if (batch.length >= OUTPUT_CHUNK_CHARS) {
-        await writeChunk(output, batch);
-        batch = '';
-      }
+      if (writer.byteLength >= OUTPUT_CHUNK_BYTES) await writeChunk(output, writer.take());
       lineStart = lineEnd + 1;
-      lineEnd = text.indexOf('\n', lineStart);
+      lineEnd = bytes.indexOf(NEWLINE, lineStart);
     }
-    pending = text.slice(lineStart);
+    pending = bytes.subarray(lineStart);
   }
   // The last line may lack its newline.
-  const problems = handleLine(pending + decoder.decode());
+  const problems = handleLine(pending, 0, pending.length);
   if (problems !== undefined) return fail(problems);
-  await writeChunk(output, batch);
+  await writeChunk(output, writer.take());
   return 0;
 }
 
-function scoreLine(line: string): LineOutcome {
+/**
+ * The slow path, for a line the reader did not take: undefined for a blank line, the input, or
+ * the problems that refuse it.
+ */
+function parseLine(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): AssessmentInput | { problems: string[] } | undefined {
+  const line = lineDecoder.decode(bytes.subarray(start, end));
+  if (line.trim() === '') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
   } catch (error) {
-    return { ok: false, problems: [`invalid JSON: ${(error as Error).message}`] };
+    return { problems: [`invalid JSON: ${(error as Error).message}`] };
   }
   const validated = inputSchema.safeParse(parsed);
-  if (!validated.success) return { ok: false, problems: formatInputIssues(validated.error) };
-  return { ok: true, json: `${JSON.stringify(score(validated.data))}\n` };
+  if (!validated.success) return { problems: formatInputIssues(validated.error) };
+  return validated.data;
+}
+
+function startsWithByteOrderMark(bytes: Uint8Array, start: number, end: number): boolean {
+  return (
+    end - start >= 3 &&
+    bytes[start] === 0xef &&
+    bytes[start + 1] === 0xbb &&
+    bytes[start + 2] === 0xbf
+  );
+}
+
+function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
+  if (first.length === 0) return second;
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
 }
 
 const closedMessage = 'the stream closed before everything was written';
 
 /** Writes a chunk and, when the stream asks for it, waits until it drains (backpressure). */
-function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
-  if (chunk === '') return Promise.resolve();
+function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
+  if (chunk.length === 0) return Promise.resolve();
   // A destroyed stream takes writes without a word and never drains: waiting would hang.
   if (!stream.writable) return Promise.reject(new Error(closedMessage));
   if (stream.write(chunk)) return Promise.resolve();
