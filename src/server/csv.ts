@@ -4,10 +4,17 @@
  * apostrophe so that it is read as text, never as a formula.
  */
 export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  // A number or boolean prints with none of the characters that need quoting.
+  if (typeof value !== 'string') return value === null || value === undefined ? '' : String(value);
+  const text = startsLikeFormula(value.charCodeAt(0)) ? `'${value}` : value;
+  return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const needsQuotes = /[",\r\n]/;
+
+/** =, +, -, @, tab or carriage return; compared by code, as a bulk export does this per cell. */
+function startsLikeFormula(code: number): boolean {
+  return code === 61 || code === 43 || code === 45 || code === 64 || code === 9 || code === 13;
 }
 
 /** One CSV record, CRLF-terminated as RFC 4180 prescribes. */
