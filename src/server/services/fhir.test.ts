@@ -215,6 +215,11 @@ describe('FHIR resources of an assessment', () => {
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
     expect(resourceId('another-assessment', 'patient')).not.toBe(first[0]?.id);
+    // RFC 9562's version 5 of the product's namespace: a FHIR server holding exported resources
+    // would get duplicates if the ids of the same assessment ever changed.
+    expect(resourceId('7d9b2f4e-1c3a-4b5d-8e6f-0a1b2c3d4e5f', 'patient')).toBe(
+      'bd111ce3-a9a9-59dc-9dcf-1e5642f5f2d7',
+    );
   });
 
   it('refers inside a bundle by urn:uuid and in bulk data by type and id', () => {
