@@ -88,6 +88,9 @@ test('a session ended on the server brings back the gate, then the same view', a
   context,
 }) => {
   await signInAsAdmin(page);
+  // The dashboard's own requests (some start once their part of the page has loaded) must not
+  // be the ones that find the session gone: the click on Users is.
+  await page.waitForLoadState('networkidle');
   await context.clearCookies();
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', gateTitle)).toBeVisible();
