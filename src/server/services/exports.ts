@@ -4,11 +4,12 @@ import { CONDITIONS, DEFAULT_RULE_SET, ruleSetByVersion, score } from '../../eng
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { exportQuerySchema, ReportSection } from '../../shared/api/exports.ts';
 import type { AppContext } from '../context.ts';
-import { csvRow } from '../csv.ts';
+import { csvCell, csvRow } from '../csv.ts';
 import type { ResultRow } from '../db/repositories/assessments.ts';
 import { bool } from '../db/repositories/executor.ts';
 import {
   exportsRepository,
+  type CsvRecord,
   type ExportRecord,
   type ExportSummary,
 } from '../db/repositories/exports.ts';
@@ -73,8 +74,8 @@ const csvColumns = [
   ...CONDITIONS.flatMap((condition) => resultColumns.map((column) => `${condition}_${column}`)),
 ];
 
-function records(context: AppContext, query: ExportQuery): AsyncIterableIterator<ExportRecord> {
-  return exportsRepository.records(
+function recordPages(context: AppContext, query: ExportQuery): AsyncIterable<ExportRecord[]> {
+  return exportsRepository.recordPages(
     context.database.db,
     context.database.engine,
     historyFilter(query, context.config.timeZone),
@@ -93,20 +94,32 @@ async function auditBulkExport(context: AppContext, requester: Requester, file: 
 }
 
 /**
- * Joins the pieces of a download into chunks of about 64 KiB: written one row at a time, a
- * download spent more time passing small chunks to the socket than making them.
+ * A download's body: the opening, each record as rendered, then the closing, in chunks of about
+ * 64 KiB. Written one row at a time, a download spent more time passing small chunks to the
+ * socket than making them; and records are rendered a page at a time, without waiting between.
  */
-async function* inChunks(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+function downloadBody<T>(
+  opening: string,
+  pages: AsyncIterable<readonly T[]>,
+  render: (record: T) => string,
+  closing = '',
+): Readable {
   const chunkSize = 64 * 1024;
-  let chunk = '';
-  for await (const piece of pieces) {
-    chunk += piece;
-    if (chunk.length >= chunkSize) {
-      yield chunk;
-      chunk = '';
+  async function* chunks() {
+    let chunk = opening;
+    for await (const page of pages) {
+      for (const record of page) {
+        chunk += render(record);
+        if (chunk.length >= chunkSize) {
+          yield chunk;
+          chunk = '';
+        }
+      }
     }
+    chunk += closing;
+    if (chunk !== '') yield chunk;
   }
-  if (chunk !== '') yield chunk;
+  return Readable.from(chunks());
 }
 
 function today(context: AppContext): string {
@@ -120,31 +133,21 @@ function presentRecord(record: ExportRecord): Assessment {
   return presentAssessment(record, input, score(input, ruleSet));
 }
 
-function csvValues(record: ExportRecord): Array<string | number | boolean | null> {
-  const { assessment, patient } = record;
-  const results = new Map(record.results.map((result) => [result.condition, result]));
-  return [
-    assessment.id,
-    assessment.assessment_code,
-    assessment.created_at,
-    assessment.updated_at,
-    patient.age,
-    patient.gender,
-    patient.height,
-    patient.weight,
-    patient.bmi,
-    bool(assessment.assessment_complete),
-    bool(assessment.signed_off),
-    assessment.signed_off_at,
-    assessment.signed_off_by,
-    assessment.total_score,
-    assessment.notes,
-    record.reviews.some((review) => bool(review.locked)),
-    ...CONDITIONS.flatMap((condition) => {
-      const result = results.get(condition);
-      return resultColumns.map((column) => result?.[column] ?? null);
-    }),
-  ];
+/** One CSV line in the order of csvColumns, made as one string: the export's hottest path. */
+function csvLine({ assessment: a, results, reviewLocked }: CsvRecord): string {
+  let line =
+    `${csvCell(a.id)},${csvCell(a.assessment_code)},${csvCell(a.created_at)},${csvCell(a.updated_at)},` +
+    `${csvCell(a.age)},${csvCell(a.gender)},${csvCell(a.height)},${csvCell(a.weight)},${csvCell(a.bmi)},` +
+    `${csvCell(bool(a.assessment_complete))},${csvCell(bool(a.signed_off))},` +
+    `${csvCell(a.signed_off_at)},${csvCell(a.signed_off_by)},${csvCell(a.total_score)},` +
+    `${csvCell(a.notes)},${csvCell(reviewLocked)}`;
+  for (const condition of CONDITIONS) {
+    const result = results.find((r) => r.condition === condition);
+    for (const column of resultColumns) {
+      line += result === undefined ? ',' : `,${csvCell(result[column])}`;
+    }
+  }
+  return `${line}\r\n`;
 }
 
 /** Every live assessment matching the history's filter as CSV: stored values, one row each. */
@@ -154,12 +157,15 @@ export async function assessmentsCsv(
   query: ExportQuery,
 ): Promise<ExportFile> {
   await auditBulkExport(context, requester, 'assessments.csv');
-  const rows = records(context, query);
-  async function* lines() {
-    yield csvRow(csvColumns);
-    for await (const record of rows) yield csvRow(csvValues(record));
-  }
-  return { fileName: `assessments-${today(context)}.csv`, body: Readable.from(inChunks(lines())) };
+  const pages = exportsRepository.csvPages(
+    context.database.db,
+    context.database.engine,
+    historyFilter(query, context.config.timeZone),
+  );
+  return {
+    fileName: `assessments-${today(context)}.csv`,
+    body: downloadBody(csvRow(csvColumns), pages, csvLine),
+  };
 }
 
 function percentOf(part: number, whole: number): string {
@@ -235,18 +241,28 @@ export async function assessmentsReportText(
   );
   await auditBulkExport(context, requester, 'assessments.txt');
   const clock: ReportClock = { generatedAt: context.now(), timeZone: context.config.timeZone };
-  const rows = records(context, query);
-  async function* text() {
-    yield renderTitle('Comprehensive Assessment Reports');
-    yield renderSections([reportInfoSection(clock, [filterLine(query)]), summarySection(summary)]);
-    let number = 0;
-    for await (const record of rows) yield reportEntry(record, ++number, clock);
-    yield renderSections([disclaimerSection]);
-  }
+  let number = 0;
   return {
     fileName: `assessment-reports-${today(context)}.txt`,
-    body: Readable.from(inChunks(text())),
+    body: downloadBody(
+      renderTitle('Comprehensive Assessment Reports') +
+        renderSections([reportInfoSection(clock, [filterLine(query)]), summarySection(summary)]),
+      recordPages(context, query),
+      (record) => reportEntry(record, ++number, clock),
+      renderSections([disclaimerSection]),
+    ),
   };
+}
+
+/** An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made. */
+function fhirLines(record: ExportRecord): string {
+  let resources: object[];
+  try {
+    resources = assessmentResources(presentRecord(record), record.reviews, serverReference);
+  } catch {
+    resources = [failedAssessmentOutcome(record.assessment.id, detailedLoadFailed)];
+  }
+  return resources.map((resource) => `${JSON.stringify(resource)}\n`).join('');
 }
 
 /**
@@ -259,20 +275,8 @@ export async function fhirNdjson(
   query: ExportQuery,
 ): Promise<ExportFile> {
   await auditBulkExport(context, requester, 'fhir.ndjson');
-  const rows = records(context, query);
-  async function* lines() {
-    for await (const record of rows) {
-      let resources: object[];
-      try {
-        resources = assessmentResources(presentRecord(record), record.reviews, serverReference);
-      } catch {
-        resources = [failedAssessmentOutcome(record.assessment.id, detailedLoadFailed)];
-      }
-      yield resources.map((resource) => `${JSON.stringify(resource)}\n`).join('');
-    }
-  }
   return {
     fileName: `assessments-fhir-${today(context)}.ndjson`,
-    body: Readable.from(inChunks(lines())),
+    body: downloadBody('', recordPages(context, query), fhirLines),
   };
 }

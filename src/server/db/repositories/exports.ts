@@ -1,12 +1,13 @@
-import type { Selectable } from 'kysely';
-import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
-import type { DoctorReviewsTable } from '../schema.ts';
+import type { Database, DoctorReviewsTable } from '../schema.ts';
 import {
   filteredAssessments,
   type AssessmentFilter,
+  type AssessmentRow,
   type Cursor,
+  type PatientRow,
+  type ResultRow,
   type StoredAssessment,
 } from './assessments.ts';
 import type { Executor } from './executor.ts';
@@ -31,188 +32,295 @@ export interface ExportSummary {
   averageTotalScore: number | null;
 }
 
-/** Rows read per round trip: what an export holds in memory at most. */
-const pageSize = 200;
+/** What the CSV shows of one assessment: its own columns and its patient's, side by side. */
+export interface CsvAssessment
+  extends
+    Pick<
+      AssessmentRow,
+      | 'id'
+      | 'assessment_code'
+      | 'created_at'
+      | 'updated_at'
+      | 'assessment_complete'
+      | 'signed_off'
+      | 'signed_off_at'
+      | 'signed_off_by'
+      | 'total_score'
+      | 'notes'
+    >,
+    Pick<PatientRow, 'age' | 'gender' | 'height' | 'weight' | 'bmi'> {}
 
-/** SQLite returns an aggregated JSON column as text; pg parses json columns itself. */
-function jsonRows<T>(column: T[]): T[] {
-  const value: unknown = column;
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
+/** The stored figures of one condition's result that the CSV shows. */
+export type CsvResult = Pick<
+  ResultRow,
+  | 'assessment_id'
+  | 'condition'
+  | 'risk_status'
+  | 'total_score'
+  | 'factor_count'
+  | 'symptom_score'
+  | 'risk_factor_score'
+  | 'comorbidity_score'
+  | 'management_score'
+>;
+
+/** One CSV row's worth: the assessment, its results and whether a doctor's review is locked. */
+export interface CsvRecord {
+  assessment: CsvAssessment;
+  results: CsvResult[];
+  reviewLocked: boolean;
 }
 
-function recordsQuery(db: Executor, engine: DatabaseEngine, filter: AssessmentFilter) {
-  // Each child table comes back as one JSON array per assessment, so that one row is one whole
-  // record and an export is one query however many child rows there are.
-  const jsonArrayFrom: typeof sqliteJsonArrayFrom =
-    engine === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
-  return filteredAssessments(db, engine, filter)
-    .innerJoin('patients', 'patients.id', 'assessments.patient_id')
-    .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
-    .leftJoin('users', 'users.id', 'assessments.created_by')
-    .selectAll('assessments')
-    .select([
-      'patients.age',
-      'patients.gender',
-      'patients.height',
-      'patients.weight',
-      'patients.bmi',
-      'patients.updated_at as patient_updated_at',
-      'users.display_name as created_by_name',
-      'risk_factors.assessment_id as risk_factors_assessment_id',
-      'risk_factors.smoking',
-      'risk_factors.family_history_dm2',
-      'risk_factors.family_history_asthma',
-      'risk_factors.family_history_hypertension',
-      'risk_factors.family_history_hyperlipidaemia',
-      'risk_factors.household_tb_exposure',
-    ])
-    .select((eb) => [
-      jsonArrayFrom(
-        eb
-          .selectFrom('symptoms')
-          .select([
-            'symptoms.assessment_id',
-            'symptoms.condition',
-            'symptoms.symptom_key',
-            'symptoms.present',
-            'symptoms.severity',
-          ])
-          .whereRef('symptoms.assessment_id', '=', 'assessments.id'),
-      ).as('symptoms'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('management')
-          .select([
-            'management.assessment_id',
-            'management.condition',
-            'management.diagnosed',
-            'management.last_doctor_visit',
-            'management.prescription_duration',
-          ])
-          .whereRef('management.assessment_id', '=', 'assessments.id'),
-      ).as('management'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('results')
-          .select([
-            'results.assessment_id',
-            'results.condition',
-            'results.total_score',
-            'results.factor_count',
-            'results.risk_status',
-            'results.symptom_score',
-            'results.risk_factor_score',
-            'results.management_score',
-            'results.comorbidity_score',
-            'results.threshold',
-            'results.rule_set_version',
-          ])
-          .whereRef('results.assessment_id', '=', 'assessments.id'),
-      ).as('results'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('doctor_reviews')
-          .select([
-            'doctor_reviews.condition',
-            'doctor_reviews.agreed',
-            'doctor_reviews.comments',
-            'doctor_reviews.reviewed_by',
-            'doctor_reviews.locked',
-          ])
-          .whereRef('doctor_reviews.assessment_id', '=', 'assessments.id'),
-      ).as('reviews'),
-    ])
+/** Assessments read per round trip: what an export holds in memory at most. */
+const pageSize = 1000;
+
+/** Up to a page of live assessments after the cursor, newest first, with their patients. */
+function assessmentPage(
+  db: Executor,
+  engine: DatabaseEngine,
+  filter: AssessmentFilter,
+  after: Cursor | undefined,
+) {
+  const { toIso } = filter;
+  let query = filteredAssessments(db, engine, { ...filter, toIso: undefined }).innerJoin(
+    'patients',
+    'patients.id',
+    'assessments.patient_id',
+  );
+  if (after !== undefined) {
+    const { createdAt, id } = after;
+    // A row value, so that the database seeks in the history's index rather than scanning it.
+    query = query.where((eb) =>
+      eb(eb.refTuple('assessments.created_at', 'assessments.id'), '<', eb.tuple(createdAt, id)),
+    );
+  }
+  // The end date comes after the cursor: SQLite seeks from the first upper bound on created_at
+  // it is given, and from the end date each page would step over all the pages before it.
+  if (toIso !== undefined) query = query.where('assessments.created_at', '<', toIso);
+  return query
     .orderBy('assessments.created_at', 'desc')
-    .orderBy('assessments.id', 'desc');
+    .orderBy('assessments.id', 'desc')
+    .limit(pageSize);
 }
 
-type RecordRow = Awaited<ReturnType<ReturnType<typeof recordsQuery>['executeTakeFirstOrThrow']>>;
+/** The rows of each assessment, in the order of the ids, with none where it has none. */
+function byAssessment<Row extends { assessment_id: string }>(
+  ids: readonly string[],
+  rows: readonly Row[],
+): Row[][] {
+  const grouped = Map.groupBy(rows, (row) => row.assessment_id);
+  return ids.map((id) => grouped.get(id) ?? []);
+}
 
-function toRecord(row: RecordRow): ExportRecord {
-  const {
-    age,
-    gender,
-    height,
-    weight,
-    bmi,
-    patient_updated_at,
-    created_by_name,
-    risk_factors_assessment_id,
-    smoking,
-    family_history_dm2,
-    family_history_asthma,
-    family_history_hypertension,
-    family_history_hyperlipidaemia,
-    household_tb_exposure,
-    symptoms,
-    management,
-    results,
-    reviews,
-    ...assessment
-  } = row;
-  return {
-    assessment,
-    patient: {
-      id: assessment.patient_id,
-      age,
-      gender,
-      height,
-      weight,
-      bmi,
-      updated_at: patient_updated_at,
-    },
-    riskFactors:
-      risk_factors_assessment_id === null
-        ? undefined
-        : {
-            assessment_id: risk_factors_assessment_id,
+/**
+ * Reads an export page by page, by (created_at, id) as the history does, holding nothing between
+ * pages: on SQLite's single connection a slow client reading a download would otherwise make
+ * every other request wait, and on PostgreSQL a connection would wait on the client. A page's
+ * assessments and their child rows come from separate statements, so each page is read in one
+ * transaction: a save in between cannot pair one version's assessment with another's rows.
+ */
+async function* inPages<Row extends { id: string; created_at: string }, Item>(
+  db: Kysely<Database>,
+  readAssessments: (trx: Executor, after: Cursor | undefined) => Promise<Row[]>,
+  withChildren: (trx: Executor, assessments: Row[], ids: string[]) => Promise<Item[]>,
+): AsyncGenerator<Item[]> {
+  let after: Cursor | undefined;
+  for (;;) {
+    const page = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        const assessments = await readAssessments(trx, after);
+        if (assessments.length === 0) return { records: [], last: undefined };
+        const records = await withChildren(
+          trx,
+          assessments,
+          assessments.map((assessment) => assessment.id),
+        );
+        return { records, last: assessments.at(-1) };
+      });
+    if (page.records.length > 0) yield page.records;
+    if (page.last === undefined || page.records.length < pageSize) return;
+    after = { createdAt: page.last.created_at, id: page.last.id };
+  }
+}
+
+export const exportsRepository = {
+  /** Live assessments matching the filter, newest first, whole, a page at a time. */
+  recordPages(
+    db: Kysely<Database>,
+    engine: DatabaseEngine,
+    filter: AssessmentFilter,
+  ): AsyncGenerator<ExportRecord[]> {
+    return inPages(
+      db,
+      (trx, after) =>
+        assessmentPage(trx, engine, filter, after)
+          .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
+          .leftJoin('users', 'users.id', 'assessments.created_by')
+          .selectAll('assessments')
+          .select([
+            'patients.age',
+            'patients.gender',
+            'patients.height',
+            'patients.weight',
+            'patients.bmi',
+            'patients.updated_at as patient_updated_at',
+            'users.display_name as created_by_name',
+            'risk_factors.assessment_id as risk_factors_assessment_id',
+            'risk_factors.smoking',
+            'risk_factors.family_history_dm2',
+            'risk_factors.family_history_asthma',
+            'risk_factors.family_history_hypertension',
+            'risk_factors.family_history_hyperlipidaemia',
+            'risk_factors.household_tb_exposure',
+          ])
+          .execute(),
+      async (trx, rows, ids) => {
+        const symptoms = byAssessment(
+          ids,
+          await trx.selectFrom('symptoms').selectAll().where('assessment_id', 'in', ids).execute(),
+        );
+        const management = byAssessment(
+          ids,
+          await trx
+            .selectFrom('management')
+            .selectAll()
+            .where('assessment_id', 'in', ids)
+            .execute(),
+        );
+        const results = byAssessment(
+          ids,
+          await trx.selectFrom('results').selectAll().where('assessment_id', 'in', ids).execute(),
+        );
+        const reviews = byAssessment(
+          ids,
+          await trx
+            .selectFrom('doctor_reviews')
+            .select(['assessment_id', 'condition', 'agreed', 'comments', 'reviewed_by', 'locked'])
+            .where('assessment_id', 'in', ids)
+            .execute(),
+        );
+        return rows.map((row, index) => {
+          const {
+            age,
+            gender,
+            height,
+            weight,
+            bmi,
+            patient_updated_at,
+            created_by_name,
+            risk_factors_assessment_id,
             smoking,
             family_history_dm2,
             family_history_asthma,
             family_history_hypertension,
             family_history_hyperlipidaemia,
             household_tb_exposure,
-          },
-    symptoms: jsonRows(symptoms),
-    management: jsonRows(management),
-    results: jsonRows(results),
-    reviews: jsonRows(reviews),
-    createdByName: created_by_name,
-  };
-}
+            ...assessment
+          } = row;
+          return {
+            assessment,
+            patient: {
+              id: assessment.patient_id,
+              age,
+              gender,
+              height,
+              weight,
+              bmi,
+              updated_at: patient_updated_at,
+            },
+            riskFactors:
+              risk_factors_assessment_id === null
+                ? undefined
+                : {
+                    assessment_id: risk_factors_assessment_id,
+                    smoking,
+                    family_history_dm2,
+                    family_history_asthma,
+                    family_history_hypertension,
+                    family_history_hyperlipidaemia,
+                    household_tb_exposure,
+                  },
+            symptoms: symptoms[index] ?? [],
+            management: management[index] ?? [],
+            results: results[index] ?? [],
+            reviews: reviews[index] ?? [],
+            createdByName: created_by_name,
+          };
+        });
+      },
+    );
+  },
 
-export const exportsRepository = {
-  /** Live assessments matching the filter, newest first, a bounded number of rows at a time. */
-  async *records(
-    db: Executor,
+  /**
+   * What the CSV needs of the live assessments matching the filter, newest first, a page at a
+   * time: no symptoms, management, risk factors or creator, which it does not show.
+   */
+  csvPages(
+    db: Kysely<Database>,
     engine: DatabaseEngine,
     filter: AssessmentFilter,
-  ): AsyncIterableIterator<ExportRecord> {
-    if (engine === 'postgres') {
-      for await (const row of recordsQuery(db, engine, filter).stream(pageSize)) {
-        yield toRecord(row);
-      }
-      return;
-    }
-    // SQLite has a single connection, and a statement being stepped through holds it: while a
-    // slow client read a download, every other request waited. So SQLite reads page by page,
-    // by (created_at, id) as the history does, holding the connection only for each page.
-    let after: Cursor | undefined;
-    for (;;) {
-      let query = recordsQuery(db, engine, filter);
-      if (after !== undefined) {
-        const { createdAt, id } = after;
-        // A row value, so that SQLite seeks in the history's index rather than scanning it.
-        query = query.where((eb) =>
-          eb(eb.refTuple('assessments.created_at', 'assessments.id'), '<', eb.tuple(createdAt, id)),
+  ): AsyncGenerator<CsvRecord[]> {
+    return inPages(
+      db,
+      (trx, after) =>
+        assessmentPage(trx, engine, filter, after)
+          .select([
+            'assessments.id',
+            'assessments.assessment_code',
+            'assessments.created_at',
+            'assessments.updated_at',
+            'assessments.assessment_complete',
+            'assessments.signed_off',
+            'assessments.signed_off_at',
+            'assessments.signed_off_by',
+            'assessments.total_score',
+            'assessments.notes',
+            'patients.age',
+            'patients.gender',
+            'patients.height',
+            'patients.weight',
+            'patients.bmi',
+          ])
+          .execute(),
+      async (trx, assessments, ids) => {
+        const results = byAssessment(
+          ids,
+          await trx
+            .selectFrom('results')
+            .select([
+              'assessment_id',
+              'condition',
+              'risk_status',
+              'total_score',
+              'factor_count',
+              'symptom_score',
+              'risk_factor_score',
+              'comorbidity_score',
+              'management_score',
+            ])
+            .where('assessment_id', 'in', ids)
+            .execute(),
         );
-      }
-      const rows = await query.limit(pageSize).execute();
-      for (const row of rows) yield toRecord(row);
-      const last = rows.at(-1);
-      if (rows.length < pageSize || last === undefined) return;
-      after = { createdAt: last.created_at, id: last.id };
-    }
+        const locked = new Set(
+          (
+            await trx
+              .selectFrom('doctor_reviews')
+              .select('assessment_id')
+              .where('assessment_id', 'in', ids)
+              .where('locked', '=', true)
+              .execute()
+          ).map((review) => review.assessment_id),
+        );
+        return assessments.map((assessment, index) => ({
+          assessment,
+          results: results[index] ?? [],
+          reviewLocked: locked.has(assessment.id),
+        }));
+      },
+    );
   },
 
   async summary(
