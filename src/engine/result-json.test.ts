@@ -4,39 +4,14 @@ import type { AssessmentResult, ConditionRules, RuleSet } from './index.ts';
 import { CONDITIONS, ResultJsonWriter, RULE_SET_V2, score } from './index.ts';
 import { patientArbitrary } from './testing/arbitraries.ts';
 
-const encoder = new TextEncoder();
-
-/** What the writer must write: JSON.stringify of each result, a line each, in UTF-8. */
-function expectedBytes(results: readonly AssessmentResult[]): Uint8Array {
-  return encoder.encode(results.map((result) => `${JSON.stringify(result)}\n`).join(''));
+/** What the writer must write: JSON.stringify of each result, a line each. */
+function expectedText(results: readonly AssessmentResult[]): string {
+  return results.map((result) => `${JSON.stringify(result)}\n`).join('');
 }
 
-function written(writer: ResultJsonWriter, results: readonly AssessmentResult[]): Uint8Array {
+function written(writer: ResultJsonWriter, results: readonly AssessmentResult[]): string {
   for (const result of results) writer.write(result);
   return writer.take();
-}
-
-/** Byte for byte; as Latin-1 text, one character a byte, so that a difference reads as text. */
-function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
-  expect(latin1(actual)).toBe(latin1(expected));
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, at);
-    at += chunk.length;
-  }
-  return joined;
-}
-
-function latin1(bytes: Uint8Array): string {
-  let text = '';
-  for (let start = 0; start < bytes.length; start += 4096) {
-    text += String.fromCharCode(...bytes.subarray(start, start + 4096));
-  }
-  return text;
 }
 
 /** Rule set 2.0 with other names and weights: strings to escape, numbers of every kind. */
@@ -77,23 +52,23 @@ const ruleSetArbitrary: fc.Arbitrary<RuleSet> = fc
   });
 
 describe('ResultJsonWriter', () => {
-  it('writes the bytes of JSON.stringify for every input, line by line', () => {
+  it('writes the text of JSON.stringify for every input, line by line', () => {
     const writer = new ResultJsonWriter();
     fc.assert(
       fc.property(fc.array(patientArbitrary, { maxLength: 10 }), (inputs) => {
         const results = inputs.map((input) => score(input));
-        expectSameBytes(written(writer, results), expectedBytes(results));
+        expect(written(writer, results)).toBe(expectedText(results));
       }),
       { numRuns: 200 },
     );
   });
 
-  it('escapes and encodes any string and writes any number as JSON.stringify does', () => {
+  it('writes any string and any number as JSON.stringify does', () => {
     const writer = new ResultJsonWriter();
     fc.assert(
       fc.property(patientArbitrary, ruleSetArbitrary, (input, ruleSet) => {
         const result = score(input, ruleSet);
-        expectSameBytes(written(writer, [result]), expectedBytes([result]));
+        expect(written(writer, [result])).toBe(expectedText([result]));
       }),
       { numRuns: 300 },
     );
@@ -101,7 +76,7 @@ describe('ResultJsonWriter', () => {
 
   it('stays exact once it has more values than it keeps', () => {
     // Weights of n/7 give thousands of distinct totals, past what the writer remembers.
-    const writer = new ResultJsonWriter(16);
+    const writer = new ResultJsonWriter();
     const results = fc.sample(patientArbitrary, { numRuns: 6000, seed: 7 }).map((input, index) => {
       const weight = index / 7;
       const dm2: ConditionRules = RULE_SET_V2.conditions.DM2;
@@ -111,22 +86,22 @@ describe('ResultJsonWriter', () => {
       };
       return score(input, { ...RULE_SET_V2, conditions });
     });
-    const chunks: Uint8Array[] = [];
+    const chunks: string[] = [];
     for (const [index, result] of results.entries()) {
       writer.write(result);
       if (index % 97 === 0) chunks.push(writer.take());
     }
     chunks.push(writer.take());
-    expectSameBytes(concat(chunks), expectedBytes(results));
+    expect(chunks.join('')).toBe(expectedText(results));
   });
 
   it('take hands over what was written and starts empty', () => {
     const writer = new ResultJsonWriter();
     const result = score({});
     writer.write(result);
-    expect(writer.byteLength).toBe(expectedBytes([result]).length);
-    expectSameBytes(writer.take(), expectedBytes([result]));
-    expect(writer.byteLength).toBe(0);
-    expect(writer.take()).toHaveLength(0);
+    expect(writer.length).toBe(expectedText([result]).length);
+    expect(writer.take()).toBe(expectedText([result]));
+    expect(writer.length).toBe(0);
+    expect(writer.take()).toBe('');
   });
 });

@@ -13,17 +13,28 @@ import { runScoreCommand } from './score.ts';
 
 /** A writable stream that keeps what it is given. */
 class Collector extends Writable {
-  text = '';
+  readonly chunks: Buffer[] = [];
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+  get text(): string {
+    return this.bytes.toString('utf8');
+  }
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error) => void): void {
-    this.text += chunk.toString('utf8');
+    this.chunks.push(chunk);
     done();
   }
 }
 
-async function run(chunks: (string | Buffer)[]) {
+async function runCollecting(chunks: (string | Buffer)[]) {
   const output = new Collector();
   const errors = new Collector();
   const exitCode = await runScoreCommand(Readable.from(chunks), output, errors);
+  return { exitCode, output, errors };
+}
+
+async function run(chunks: (string | Buffer)[]) {
+  const { exitCode, output, errors } = await runCollecting(chunks);
   return { exitCode, output: output.text, errors: errors.text };
 }
 
@@ -182,7 +193,10 @@ describe('triage score (runScoreCommand)', () => {
           for (let start = 0; start < bytes.length; start += chunkBytes) {
             chunks.push(bytes.subarray(start, start + chunkBytes));
           }
-          expect(await run(chunks)).toEqual(reference(text));
+          const { exitCode, output, errors } = await runCollecting(chunks);
+          const expected = reference(text);
+          expect({ exitCode, output: output.text, errors: errors.text }).toEqual(expected);
+          expect(output.bytes.equals(Buffer.from(expected.output))).toBe(true);
         },
       ),
       { numRuns: 300 },

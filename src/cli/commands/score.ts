@@ -11,8 +11,8 @@ import { assessmentInputSchema, formatInputIssues } from '../../shared/assessmen
  */
 const inputSchema = z.compile(assessmentInputSchema);
 
-/** Results are written in chunks of about this many bytes, not one write per line. */
-const OUTPUT_CHUNK_BYTES = 64 * 1024;
+/** Results are written in chunks of about this many characters, not one write per line. */
+const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
 const NEWLINE = 0x0a;
 const NO_BYTES = new Uint8Array(0);
@@ -30,7 +30,7 @@ const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
  *
  * Lines are split and read as bytes: `readAssessmentInput` takes the common shape straight from
  * them, and anything else goes through JSON.parse and the schema, as every line once did, so the
- * errors are the same. Results are written by `ResultJsonWriter`, the bytes JSON.stringify would
+ * errors are the same. Results are written by `ResultJsonWriter`, the text JSON.stringify would
  * give. A byte order mark at the start is skipped, as TextDecoder skips it; text chunks are read
  * as their UTF-8 bytes.
  */
@@ -68,7 +68,7 @@ export async function runScoreCommand(
     while (lineEnd !== -1) {
       const problems = handleLine(bytes, lineStart, lineEnd);
       if (problems !== undefined) return fail(problems);
-      if (writer.byteLength >= OUTPUT_CHUNK_BYTES) await writeChunk(output, writer.take());
+      if (writer.length >= OUTPUT_CHUNK_CHARS) await writeChunk(output, writer.take());
       lineStart = lineEnd + 1;
       lineEnd = bytes.indexOf(NEWLINE, lineStart);
     }
@@ -123,7 +123,7 @@ function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
 const closedMessage = 'the stream closed before everything was written';
 
 /** Writes a chunk and, when the stream asks for it, waits until it drains (backpressure). */
-function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
+function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
   if (chunk.length === 0) return Promise.resolve();
   // A destroyed stream takes writes without a word and never drains: waiting would hang.
   if (!stream.writable) return Promise.reject(new Error(closedMessage));
