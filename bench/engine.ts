@@ -2,10 +2,20 @@
  * Throughput of the scoring engine and of `triage score`:
  *   node bench/engine.ts [--assessments 200000]   (or the count alone, as before)
  *
- * Figures are compared with JSON.parse of the same serialized inputs, measured in the same
- * process: that parse is a cost `triage score` cannot avoid, so the ratio says how much the rest
- * costs on this machine, whatever its speed.
+ * Stages are compared with JSON.parse of the same serialized inputs, measured in the same process:
+ * that parse is the cost a line reader of JSON cannot go below, so the ratio says how much the rest
+ * costs on this machine, whatever its speed. Each figure is given against wall-clock time and
+ * against the process's CPU time: on a loaded machine the process waits for a core, which the CPU
+ * figure leaves out. The load average is printed before and after.
+ *
+ * The pipeline runs `triage score` on distinct inputs, each read once: in this process through
+ * `runScoreCommand` with in-memory streams, and as a child process with its standard input and
+ * output on files.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { runScoreCommand } from '../src/cli/commands/score.ts';
@@ -14,12 +24,14 @@ import {
   GENDERS,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
+  ResultJsonWriter,
   RULE_SET_V2,
   SEVERITIES,
   WEIGHT_CHANGES,
   score,
 } from '../src/engine/index.ts';
 import type { PatientData } from '../src/engine/index.ts';
+import { readAssessmentInput } from '../src/shared/assessment-input-reader.ts';
 import { assessmentInputSchema } from '../src/shared/assessment-input.ts';
 import { z } from 'zod';
 
@@ -39,7 +51,7 @@ const POOL_SIZE = Math.min(requested, 1_000);
 /** Whole passes over the pool, so that every stage scores the same inputs the same number of times. */
 const count = Math.ceil(requested / POOL_SIZE) * POOL_SIZE;
 const REPEATS = 4;
-const INPUT_CHUNK_CHARS = 64 * 1024;
+const INPUT_CHUNK_BYTES = 64 * 1024;
 
 /** Deterministic generator (mulberry32), so that every run scores the same inputs. */
 function seededRandom(seed: number): () => number {
@@ -109,16 +121,25 @@ function generateInput(): PatientData {
   return inputSchema.parse(JSON.parse(JSON.stringify(input)));
 }
 
-// A pool of distinct inputs, scored over and over. `count` inputs held at once would time cache
-// misses and the garbage collector; the command itself scores each input just after parsing it,
-// while it is still in the cache.
+// A pool of distinct inputs, scored over and over by the stages. `count` inputs held at once
+// would time cache misses and the garbage collector; the command itself scores each input just
+// after reading it, while it is still in the cache.
 const pool = Array.from({ length: POOL_SIZE }, generateInput);
 const poolLines = pool.map((input) => JSON.stringify(input));
+const poolBytes = poolLines.map((line) => Buffer.from(line));
 const poolResults = pool.map((input) => score(input));
-const poolText = `${poolLines.join('\n')}\n`;
-const poolChunks: string[] = [];
-for (let start = 0; start < poolText.length; start += INPUT_CHUNK_CHARS) {
-  poolChunks.push(poolText.slice(start, start + INPUT_CHUNK_CHARS));
+
+// The pipeline reads `count` distinct inputs once each (the pool's first, then more), as a file.
+const benchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-bench-engine-'));
+const inputPath = path.join(benchDir, 'inputs.jsonl');
+const outputPath = path.join(benchDir, 'results.jsonl');
+const lines = [...poolLines];
+while (lines.length < count) lines.push(JSON.stringify(generateInput()));
+fs.writeFileSync(inputPath, `${lines.join('\n')}\n`);
+const inputText = fs.readFileSync(inputPath);
+const inputChunks: Buffer[] = [];
+for (let start = 0; start < inputText.length; start += INPUT_CHUNK_BYTES) {
+  inputChunks.push(inputText.subarray(start, start + INPUT_CHUNK_BYTES));
 }
 
 /** Runs `each` on `count` pool indices in turn. */
@@ -126,90 +147,173 @@ function forEachAssessment(each: (index: number) => void): void {
   for (let i = 0; i < count; i++) each(i % pool.length);
 }
 
-/** The pool's text in chunks, repeated until `count` lines have been read. */
-function* inputChunks(): Generator<string> {
-  for (let read = 0; read < count; read += pool.length) yield* poolChunks;
-}
-
 // Keeps results alive, so that the optimizer cannot drop the work measured.
 let sink = 0;
+/** Bytes the in-process pipeline wrote, which the child process must write too. */
+let pipelineBytes = 0;
 
-const stages: [string, () => void | Promise<void>][] = [
-  [
-    'JSON.parse of the input (baseline)',
-    () =>
+const cliPath = path.resolve(import.meta.dirname, '../src/cli/main.ts');
+
+/** `triage score` in a child process, standard input and output on files; resolves at its exit. */
+function runChild(input: 'inputs' | 'nothing'): Promise<void> {
+  const stdin = input === 'inputs' ? fs.openSync(inputPath, 'r') : 'ignore';
+  const stdout = fs.openSync(outputPath, 'w');
+  const child = spawn(process.execPath, [cliPath, 'score'], {
+    stdio: [stdin, stdout, 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (typeof stdin === 'number') fs.closeSync(stdin);
+      fs.closeSync(stdout);
+      const size = fs.statSync(outputPath).size;
+      if (code !== 0) reject(new Error(`triage score exited with ${code}`));
+      else if (size !== (input === 'inputs' ? pipelineBytes : 0)) {
+        reject(new Error(`triage score wrote ${size} bytes`));
+      } else resolve();
+    });
+  });
+}
+
+interface Stage {
+  label: string;
+  run: () => void | Promise<void>;
+  /** Another process does the work: its CPU time is not this process's. */
+  child?: boolean;
+}
+
+const stages: Stage[] = [
+  {
+    label: 'JSON.parse of the input (baseline)',
+    run: () =>
       forEachAssessment((index) => {
         sink += (JSON.parse(poolLines[index] ?? '') as object) === null ? 1 : 0;
       }),
-  ],
-  [
-    'validate (shared schema, compiled)',
-    () =>
+  },
+  {
+    label: 'validate (shared schema, compiled)',
+    run: () =>
       forEachAssessment((index) => {
         sink += inputSchema.safeParse(pool[index]).success ? 1 : 0;
       }),
-  ],
-  [
-    'score()',
-    () =>
+  },
+  {
+    label: 'JSON.parse + validate',
+    run: () =>
+      forEachAssessment((index) => {
+        sink += inputSchema.safeParse(JSON.parse(poolLines[index] ?? '')).success ? 1 : 0;
+      }),
+  },
+  {
+    label: 'readAssessmentInput (reads + validates)',
+    run: () =>
+      forEachAssessment((index) => {
+        sink += readAssessmentInput(poolBytes[index] ?? Buffer.alloc(0)) === undefined ? 0 : 1;
+      }),
+  },
+  {
+    label: 'score()',
+    run: () =>
       forEachAssessment((index) => {
         sink += score(pool[index] ?? {}).totalScore;
       }),
-  ],
-  [
-    'JSON.stringify of the result',
-    () =>
+  },
+  {
+    label: 'JSON.stringify of the result',
+    run: () =>
       forEachAssessment((index) => {
         sink += JSON.stringify(poolResults[index]).length;
       }),
-  ],
-  [
-    'JSON.parse + JSON.stringify alone',
-    () =>
+  },
+  {
+    label: 'ResultJsonWriter',
+    run: () => {
+      const writer = new ResultJsonWriter();
       forEachAssessment((index) => {
-        const parsed = JSON.parse(poolLines[index] ?? '') as object;
-        sink += parsed === null ? 1 : JSON.stringify(poolResults[index]).length;
-      }),
-  ],
-  [
-    'runScoreCommand, in-memory streams',
-    async () => {
+        writer.write(poolResults[index] ?? score({}));
+        if (writer.length >= INPUT_CHUNK_BYTES) sink += writer.take().length;
+      });
+    },
+  },
+  {
+    label: 'pipeline baseline: JSON.parse of its lines',
+    run: () => {
+      for (const line of lines) sink += (JSON.parse(line) as object) === null ? 1 : 0;
+    },
+  },
+  {
+    label: 'triage score, in process (runScoreCommand)',
+    run: async () => {
+      let bytes = 0;
       const output = new Writable({
         write(chunk: Buffer, _encoding, done) {
-          sink += chunk.length;
+          bytes += chunk.length;
           done();
         },
       });
-      const exitCode = await runScoreCommand(Readable.from(inputChunks()), output, process.stderr);
+      const exitCode = await runScoreCommand(Readable.from(inputChunks), output, process.stderr);
+      pipelineBytes = bytes;
       if (exitCode !== 0) throw new Error(`runScoreCommand exited with ${exitCode}`);
     },
-  ],
+  },
+  { label: 'triage score, child process, files', run: () => runChild('inputs'), child: true },
+  { label: 'triage score, child process, no input', run: () => runChild('nothing'), child: true },
 ];
 
-// Rounds run every stage in turn, so that load from other processes weighs on all stages alike;
-// each stage keeps its best time (the first round also warms the code up).
-const bestMs = stages.map(() => Infinity);
-for (let round = 0; round < REPEATS; round++) {
-  for (const [index, [, run]] of stages.entries()) {
-    const start = performance.now();
-    await run();
-    bestMs[index] = Math.min(bestMs[index] ?? Infinity, performance.now() - start);
-  }
+const PIPELINE_BASELINE = 7;
+const STARTUP = 10;
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
-const parseMs = bestMs[0] ?? Infinity;
+
+const loadBefore = os.loadavg();
+// Rounds run every stage in turn, so that load from other processes weighs on all stages alike;
+// each stage keeps its best times (the first round also warms the code up).
+const best = stages.map(() => ({ wallMs: Infinity, cpuMs: Infinity }));
+try {
+  for (let round = 0; round < REPEATS; round++) {
+    for (const [index, stage] of stages.entries()) {
+      const [wallStart, cpuStart] = [performance.now(), cpuMs()];
+      await stage.run();
+      const times = best[index];
+      if (times === undefined) continue;
+      times.wallMs = Math.min(times.wallMs, performance.now() - wallStart);
+      times.cpuMs = Math.min(times.cpuMs, cpuMs() - cpuStart);
+    }
+  }
+} finally {
+  fs.rmSync(benchDir, { recursive: true, force: true });
+}
+const loadAfter = os.loadavg();
 
 const perSecond = (ms: number) => Math.round((count / ms) * 1000).toLocaleString('en');
-const ratio = (ms: number) => (ms / parseMs).toFixed(2);
-const averageLine = poolText.length / pool.length;
+const averageLine = poolLines.reduce((sum, line) => sum + line.length + 1, 0) / pool.length;
 const averageResult =
   poolResults.reduce((sum, result) => sum + JSON.stringify(result).length, 0) / pool.length;
+const load = (averages: number[]) => averages.map((average) => average.toFixed(2)).join(' ');
 console.log(
-  `${count.toLocaleString('en')} assessments (${pool.length.toLocaleString('en')} distinct, about ${Math.round(averageLine)} characters of input and ${Math.round(averageResult)} of result each), best of ${REPEATS} runs`,
+  `${count.toLocaleString('en')} assessments (stages: ${pool.length.toLocaleString('en')} distinct, over and over; pipeline: ${count.toLocaleString('en')} distinct, once each), about ${Math.round(averageLine)} bytes of input and ${Math.round(averageResult)} of result each, best of ${REPEATS} runs`,
 );
-for (const [index, [label]] of stages.entries()) {
-  const ms = bestMs[index] ?? Infinity;
+console.log(
+  `load average before ${load(loadBefore)}, after ${load(loadAfter)} (${os.cpus().length} cores)`,
+);
+console.log(
+  `${'stage'.padEnd(44)} ${'per s (wall)'.padStart(12)} ${'per s (CPU)'.padStart(12)} ${'x JSON.parse'.padStart(13)}`,
+);
+const stageTimes = (index: number) => best[index] ?? { wallMs: Infinity, cpuMs: Infinity };
+for (const [index, stage] of stages.entries()) {
+  const times = stageTimes(index);
+  if (index === STARTUP) {
+    console.log(`${stage.label.padEnd(44)} ${`${Math.round(times.wallMs)} ms`.padStart(12)}`);
+    continue;
+  }
+  // Pipeline rows against the JSON.parse of the pipeline's lines, the others against the pool's.
+  const baseline = stageTimes(index >= PIPELINE_BASELINE ? PIPELINE_BASELINE : 0);
+  const ratio = stage.child ? times.wallMs / baseline.wallMs : times.cpuMs / baseline.cpuMs;
   console.log(
-    `${label.padEnd(40)} ${perSecond(ms).padStart(11)} assessments/s  ${ratio(ms).padStart(6)} x JSON.parse`,
+    `${stage.label.padEnd(44)} ${perSecond(times.wallMs).padStart(12)} ${(stage.child ? '' : perSecond(times.cpuMs)).padStart(12)} ${ratio.toFixed(2).padStart(13)}`,
   );
 }
 if (Number.isNaN(sink)) console.log('unreachable: keeps sink in use');
