@@ -174,7 +174,7 @@ function categoryOutcome(result: LighthouseResult, category: 'performance' | 'ac
     .map((ref) => ({ id: ref.id, audit: result.audits[ref.id] }))
     .filter(({ audit }) => audit?.score != null && audit.score < 0.9)
     .map(({ id, audit }) => `${id}${audit?.displayValue ? ` ${audit.displayValue}` : ''}`);
-  return { score: (score ?? Number.NaN) * 100, shortfalls };
+  return { score: Math.round((score ?? Number.NaN) * 100), shortfalls };
 }
 
 if (!fs.existsSync(chromePath)) {
