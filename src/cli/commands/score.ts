@@ -15,7 +15,6 @@ const inputSchema = z.compile(assessmentInputSchema);
 const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
 const NEWLINE = 0x0a;
-const NO_BYTES = new Uint8Array(0);
 
 /**
  * Decodes, one by one, the lines the fast reader leaves. It keeps a byte order mark: only the one
@@ -40,7 +39,8 @@ export async function runScoreCommand(
   errors: NodeJS.WritableStream,
 ): Promise<number> {
   const writer = new ResultJsonWriter();
-  let pending: Uint8Array = NO_BYTES;
+  /** The start of a line whose end has not come yet. */
+  let pending: Uint8Array[] = [];
   let lineNumber = 0;
 
   const handleLine = (bytes: Uint8Array, start: number, end: number): string[] | undefined => {
@@ -62,7 +62,14 @@ export async function runScoreCommand(
   };
 
   for await (const chunk of input) {
-    const bytes = joinBytes(pending, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const read: Uint8Array = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    // A line longer than a chunk is joined once, when its end has come: no copying per chunk.
+    if (read.indexOf(NEWLINE) === -1) {
+      pending.push(read);
+      continue;
+    }
+    const bytes = pending.length === 0 ? read : Buffer.concat([...pending, read]);
+    pending = [];
     let lineStart = 0;
     let lineEnd = bytes.indexOf(NEWLINE);
     while (lineEnd !== -1) {
@@ -72,10 +79,11 @@ export async function runScoreCommand(
       lineStart = lineEnd + 1;
       lineEnd = bytes.indexOf(NEWLINE, lineStart);
     }
-    pending = bytes.subarray(lineStart);
+    pending.push(bytes.subarray(lineStart));
   }
   // The last line may lack its newline.
-  const problems = handleLine(pending, 0, pending.length);
+  const last = Buffer.concat(pending);
+  const problems = handleLine(last, 0, last.length);
   if (problems !== undefined) return fail(problems);
   await writeChunk(output, writer.take());
   return 0;
@@ -110,14 +118,6 @@ function startsWithByteOrderMark(bytes: Uint8Array, start: number, end: number):
     bytes[start + 1] === 0xbb &&
     bytes[start + 2] === 0xbf
   );
-}
-
-function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
-  if (first.length === 0) return second;
-  const joined = new Uint8Array(first.length + second.length);
-  joined.set(first);
-  joined.set(second, first.length);
-  return joined;
 }
 
 const closedMessage = 'the stream closed before everything was written';
