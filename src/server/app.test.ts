@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -102,5 +106,53 @@ describe('request validation', () => {
 
     expect((await post('{"demographics":{"age":40}}')).json()).toEqual({ ok: true });
     await app.close();
+  });
+});
+
+describe('the built web app', () => {
+  let t: TestApp;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-web-'));
+  const script = 'console.log("the app");'.repeat(50);
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(webRoot, 'assets'));
+    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>app</title>');
+    fs.writeFileSync(path.join(webRoot, 'index.html.gz'), zlib.gzipSync('<!doctype html>'));
+    fs.writeFileSync(path.join(webRoot, 'assets/main-4f2a.js'), script);
+    fs.writeFileSync(path.join(webRoot, 'assets/main-4f2a.js.br'), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(webRoot, 'assets/main-4f2a.js.gz'), zlib.gzipSync(script));
+    const [sqlite] = testDatabases();
+    t = await openTestApp(sqlite!);
+    app = await buildApp({ context: t.context, logger: false, webRoot });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+    fs.rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it('sends the compressed copy a browser accepts, and caches hashed assets for good', async () => {
+    const brotli = await app.inject({
+      method: 'GET',
+      url: '/assets/main-4f2a.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
+    expect(brotli.headers['content-type']).toContain('javascript');
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const plain = await app.inject({ method: 'GET', url: '/assets/main-4f2a.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    const page = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers['cache-control']).not.toContain('immutable');
   });
 });

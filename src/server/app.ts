@@ -100,7 +100,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz copies (vite.config.ts).
+      preCompressed: true,
+      setHeaders(response, filePath) {
+        // Built assets carry a content hash in their names: a changed file is a new name.
+        if (path.basename(path.dirname(filePath)) === 'assets') {
+          response.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
