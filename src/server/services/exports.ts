@@ -5,9 +5,9 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { exportQuerySchema, ReportSection } from '../../shared/api/exports.ts';
 import type { AppContext } from '../context.ts';
 import { csvCell, csvRow } from '../csv.ts';
-import type { ResultRow } from '../db/repositories/assessments.ts';
 import { bool } from '../db/repositories/executor.ts';
 import {
+  csvResultColumns,
   exportsRepository,
   type CsvRecord,
   type ExportRecord,
@@ -43,16 +43,6 @@ export interface ExportFile {
 /** The spec's marker (section 8) for an entry whose details could not be computed. */
 const detailedLoadFailed = 'Basic Data Only - Detailed Load Failed';
 
-const resultColumns = [
-  'risk_status',
-  'total_score',
-  'factor_count',
-  'symptom_score',
-  'risk_factor_score',
-  'comorbidity_score',
-  'management_score',
-] as const satisfies ReadonlyArray<keyof ResultRow>;
-
 /** The 58 columns of decisions.md section 5, in order. */
 const csvColumns = [
   'assessment_id',
@@ -71,10 +61,13 @@ const csvColumns = [
   'total_score',
   'notes',
   'review_locked',
-  ...CONDITIONS.flatMap((condition) => resultColumns.map((column) => `${condition}_${column}`)),
+  ...CONDITIONS.flatMap((condition) => csvResultColumns.map((column) => `${condition}_${column}`)),
 ];
 
-function recordPages(context: AppContext, query: ExportQuery): AsyncIterable<ExportRecord[]> {
+function recordPages(
+  context: AppContext,
+  query: ExportQuery,
+): AsyncIterable<Iterable<ExportRecord>> {
   return exportsRepository.recordPages(
     context.database.db,
     context.database.engine,
@@ -100,7 +93,7 @@ async function auditBulkExport(context: AppContext, requester: Requester, file: 
  */
 function downloadBody<T>(
   opening: string,
-  pages: AsyncIterable<readonly T[]>,
+  pages: AsyncIterable<Iterable<T>>,
   render: (record: T) => string,
   closing = '',
 ): Readable {
@@ -134,17 +127,17 @@ function presentRecord(record: ExportRecord): Assessment {
 }
 
 /** One CSV line in the order of csvColumns, made as one string: the export's hottest path. */
-function csvLine({ assessment: a, results, reviewLocked }: CsvRecord): string {
+function csvLine({ assessment: a, results }: CsvRecord): string {
   let line =
     `${csvCell(a.id)},${csvCell(a.assessment_code)},${csvCell(a.created_at)},${csvCell(a.updated_at)},` +
     `${csvCell(a.age)},${csvCell(a.gender)},${csvCell(a.height)},${csvCell(a.weight)},${csvCell(a.bmi)},` +
     `${csvCell(bool(a.assessment_complete))},${csvCell(bool(a.signed_off))},` +
     `${csvCell(a.signed_off_at)},${csvCell(a.signed_off_by)},${csvCell(a.total_score)},` +
-    `${csvCell(a.notes)},${csvCell(reviewLocked)}`;
+    `${csvCell(a.notes)},${csvCell(bool(a.review_locked))}`;
   for (const condition of CONDITIONS) {
-    const result = results.find((r) => r.condition === condition);
-    for (const column of resultColumns) {
-      line += result === undefined ? ',' : `,${csvCell(result[column])}`;
+    const result = results.find((r) => r[0] === condition);
+    for (let index = 1; index <= csvResultColumns.length; index++) {
+      line += `,${csvCell(result?.[index])}`;
     }
   }
   return `${line}\r\n`;
