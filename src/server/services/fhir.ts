@@ -89,6 +89,7 @@ const measurements = {
 type Measurement = keyof typeof measurements;
 
 const idNamespace = Buffer.from('cdcb6d23-2519-4242-a17c-6d27df389bba'.replaceAll('-', ''), 'hex');
+const idInput = Buffer.alloc(256);
 
 /**
  * A name-based (version 5) UUID for one resource of an assessment: exporting the same assessment
@@ -96,13 +97,16 @@ const idNamespace = Buffer.from('cdcb6d23-2519-4242-a17c-6d27df389bba'.replaceAl
  * nothing about the patient or the database.
  */
 export function resourceId(assessmentId: string, part: string): string {
-  // One-shot hashing: a bulk export makes about a dozen ids per assessment.
-  const name = Buffer.concat([idNamespace, Buffer.from(`${assessmentId}/${part}`)]);
-  const hash = crypto.hash('sha1', name, 'buffer');
-  hash.writeUInt8((hash.readUInt8(6) & 0x0f) | 0x50, 6);
-  hash.writeUInt8((hash.readUInt8(8) & 0x3f) | 0x80, 8);
-  const hex = hash.toString('hex', 0, 16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const name = `${assessmentId}/${part}`;
+  const length = idNamespace.length + Buffer.byteLength(name);
+  // Hashed in one shot from a buffer made once: a bulk export makes a dozen ids per assessment.
+  const input = length <= idInput.length ? idInput : Buffer.allocUnsafe(length);
+  idNamespace.copy(input);
+  input.write(name, idNamespace.length);
+  const hex = crypto.hash('sha1', input.subarray(0, length), 'hex');
+  // The version (5) in the 13th digit, RFC 9562's variant (binary 10) in the 17th.
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function conditionConcept(condition: Condition): CodeableConcept {
