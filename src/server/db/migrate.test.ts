@@ -8,6 +8,7 @@ import { liveCount } from './migrations/20261122T1000-live-count.ts';
 import { historyColumns } from './migrations/20261122T1100-history-columns.ts';
 import { postgresTrigram } from './migrations/20261122T1200-postgres-trigram.ts';
 import type { DatabaseHandle } from './database.ts';
+import { bool } from './repositories/executor.ts';
 import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
 
 /** Undoes migrations down to and including the named one, as a database from before it was. */
@@ -121,11 +122,11 @@ describe.each(testDatabases())('migrations on $engine', ({ open, engine }) => {
     }
   });
 
-  it('count live assessments from before the count migration, and follow every change', async () => {
+  it('count live and signed-off assessments from before the count migration, and follow every change', async () => {
     const handle = await open();
     try {
       const at = '2026-11-22T09:00:00.000Z';
-      const add = async (id: string, deletedAt: string | null = null) => {
+      const add = async (id: string, signedOff = false, deletedAt: string | null = null) => {
         await handle.db.insertInto('patients').values({ id, bmi: 0, updated_at: at }).execute();
         await handle.db
           .insertInto('assessments')
@@ -134,7 +135,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open, engine }) => {
             patient_id: id,
             assessment_complete: false,
             total_score: 0,
-            signed_off: false,
+            signed_off: signedOff,
             version: 1,
             created_at: at,
             updated_at: at,
@@ -143,32 +144,53 @@ describe.each(testDatabases())('migrations on $engine', ({ open, engine }) => {
           })
           .execute();
       };
-      const live = () =>
-        assessmentsRepository.count(handle.db, handle.engine, { textTerms: [], numberTerms: [] });
-      const setDeleted = (id: string, deletedAt: string | null) =>
-        handle.db
-          .updateTable('assessments')
-          .set({ deleted_at: deletedAt })
-          .where('id', '=', id)
+      const change = (id: string, set: { deleted_at?: string | null; signed_off?: boolean }) =>
+        handle.db.updateTable('assessments').set(set).where('id', '=', id).execute();
+      // [live, live and signed off, live and not signed off], from the kept numbers...
+      const kept = () =>
+        Promise.all(
+          [undefined, true, false].map((signedOff) =>
+            assessmentsRepository.count(handle.db, handle.engine, {
+              textTerms: [],
+              numberTerms: [],
+              signedOff,
+            }),
+          ),
+        );
+      // ...and from the rows themselves.
+      const counted = async () => {
+        const rows = await handle.db
+          .selectFrom('assessments')
+          .select(['signed_off', 'deleted_at'])
           .execute();
+        const live = rows.filter((row) => row.deleted_at === null);
+        const signed = live.filter((row) => bool(row.signed_off)).length;
+        return [live.length, signed, live.length - signed];
+      };
 
       await undoThrough(handle, liveCount.name);
       await add('a1');
-      await add('a2', at);
+      await add('a2', false, at);
+      await add('a3', true);
       await migrateToLatest(handle);
-      expect(await live()).toBe(1);
+      expect(await kept()).toEqual([2, 1, 1]);
 
-      await add('a3');
-      await add('a4', at);
-      expect(await live()).toBe(2);
-      await setDeleted('a1', at);
-      await setDeleted('a1', at);
-      expect(await live()).toBe(1);
-      await setDeleted('a2', null);
-      await handle.db.updateTable('assessments').set({ notes: 'n' }).execute();
-      expect(await live()).toBe(2);
-      await handle.db.deleteFrom('assessments').where('id', 'in', ['a3', 'a4']).execute();
-      expect(await live()).toBe(1);
+      const steps = [
+        () => add('a4', true),
+        () => add('a5', true, at),
+        () => change('a1', { signed_off: true }),
+        () => change('a1', { deleted_at: at }),
+        () => change('a1', { deleted_at: at }),
+        () => change('a2', { deleted_at: null }),
+        () => change('a5', { deleted_at: null }),
+        () => handle.db.updateTable('assessments').set({ notes: 'n' }).execute(),
+        () => handle.db.deleteFrom('assessments').where('id', 'in', ['a3', 'a4']).execute(),
+      ];
+      for (const step of steps) {
+        await step();
+        expect(await kept()).toEqual(await counted());
+      }
+      expect(await kept()).toEqual([2, 1, 1]);
     } finally {
       await handle.close();
     }

@@ -139,10 +139,12 @@ export interface AssessmentSearchTable {
   assessment_id: string;
 }
 
-/** One row: the number of live assessments, kept by triggers (migration live-count). */
+/** One row: the numbers of live assessments and of those signed off, kept by triggers
+ * (migration live-count). */
 export interface AssessmentTotalsTable {
   id: number;
   live: number;
+  live_signed_off: number;
 }
 
 /** Every local date that has assessments, once (migration history-columns). */

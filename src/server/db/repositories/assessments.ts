@@ -299,15 +299,21 @@ export const assessmentsRepository = {
       .execute();
   },
 
-  /** How many assessments match; all live ones are counted by the database as they change. */
+  /**
+   * How many assessments match. The database keeps the numbers of live and of signed-off live
+   * assessments as they change, which answer the unfiltered history and the sign-off words.
+   */
   async count(db: Executor, engine: DatabaseEngine, filter: AssessmentFilter): Promise<number> {
-    if (isUnfiltered(filter)) {
+    if (isUnfiltered({ ...filter, signedOff: undefined })) {
       const totals = await db
         .selectFrom('assessment_totals')
-        .select('live')
+        .select(['live', 'live_signed_off'])
         .where('id', '=', 1)
         .executeTakeFirstOrThrow();
-      return Number(totals.live);
+      const live = Number(totals.live);
+      const signedOff = Number(totals.live_signed_off);
+      if (filter.signedOff === undefined) return live;
+      return filter.signedOff ? signedOff : live - signedOff;
     }
     const row = await filteredAssessments(db, engine, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
