@@ -1,4 +1,4 @@
-import { sql, type Selectable, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { DatabaseEngine } from '../database.ts';
@@ -75,11 +75,12 @@ export interface CsvRecord {
 }
 
 /**
- * Assessments read per statement, which holds SQLite's one connection while it runs: a whole
- * record costs several times a CSV row to read, so that either page takes 20 to 30 ms on a
- * million assessments, and a history request waits no longer than that behind a download.
+ * Assessments read per statement. A statement holds SQLite's one connection: a page of whole
+ * records takes some 20 ms on a million assessments, which a history request may wait behind a
+ * download. And a page is alive while it is written out: pages of 1,000 CSV rows were as fast but
+ * raised the server's peak memory by 20 to 30 MB.
  */
-const pageSizes = { csv: 1000, records: 250 } as const;
+const pageSize = 250;
 
 /** SQLite returns an aggregated JSON column as text; pg parses json columns itself. */
 function jsonRows<T>(column: T[]): T[] {
@@ -101,7 +102,6 @@ function assessmentPage(
   engine: DatabaseEngine,
   filter: AssessmentFilter,
   after: Cursor | undefined,
-  pageSize: number,
 ) {
   const { toIso } = filter;
   let query = filteredAssessments(db, engine, { ...filter, toIso: undefined }).innerJoin(
@@ -126,9 +126,9 @@ function assessmentPage(
 }
 
 /**
- * A page's records, each made from its row only when it is wanted: made all at once, a page's
- * records outlived young-generation collections and were promoted, and a CSV download's heap
- * peaked at 280 MB instead of 220 MB.
+ * A page's records, each made from its row only when it is wanted: made all at once, they
+ * outlived young-generation collections and were promoted; with pages of 1,000, a CSV
+ * download's heap peaked at 280 MB instead of 220 MB.
  */
 function* lazily<Row, Item>(rows: readonly Row[], toItem: (row: Row) => Item): Generator<Item> {
   for (const row of rows) yield toItem(row);
@@ -140,12 +140,11 @@ function* lazily<Row, Item>(rows: readonly Row[], toItem: (row: Row) => Item): G
  * every other request wait, and on PostgreSQL a connection would wait on the client.
  */
 async function* inPages<Row extends { id: string; created_at: string }>(
-  pageSize: number,
-  readPage: (after: Cursor | undefined, pageSize: number) => Promise<Row[]>,
+  readPage: (after: Cursor | undefined) => Promise<Row[]>,
 ): AsyncGenerator<Row[]> {
   let after: Cursor | undefined;
   for (;;) {
-    const rows = await readPage(after, pageSize);
+    const rows = await readPage(after);
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
@@ -157,17 +156,15 @@ async function* inPages<Row extends { id: string; created_at: string }>(
  * An assessment's results for the CSV as one JSON array of arrays, without the keys that a JSON
  * object repeats in every element: the CSV read 13% more rows a CPU-second so.
  */
-function csvResults(engine: DatabaseEngine) {
+function csvResults(engine: DatabaseEngine): RawBuilder<CsvResult[]> {
   const columns = sql.join(
     ['condition', ...csvResultColumns].map((column) => sql.ref(`results.${column}`)),
   );
-  return engine === 'postgres'
-    ? sql<
-        CsvResult[]
-      >`(select coalesce(json_agg(json_build_array(${columns})), '[]') from results where results.assessment_id = assessments.id)`
-    : sql<
-        CsvResult[]
-      >`(select json_group_array(json_array(${columns})) from results where results.assessment_id = assessments.id)`;
+  const arrays =
+    engine === 'postgres'
+      ? sql`coalesce(json_agg(json_build_array(${columns})), '[]')`
+      : sql`json_group_array(json_array(${columns}))`;
+  return sql`(select ${arrays} from results where results.assessment_id = assessments.id)`;
 }
 
 export const exportsRepository = {
@@ -178,8 +175,8 @@ export const exportsRepository = {
     filter: AssessmentFilter,
   ): AsyncGenerator<Iterable<ExportRecord>> {
     const jsonArray = jsonArrayFrom(engine);
-    const pages = inPages(pageSizes.records, (after, pageSize) =>
-      assessmentPage(db, engine, filter, after, pageSize)
+    const pages = inPages((after) =>
+      assessmentPage(db, engine, filter, after)
         .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
         .leftJoin('users', 'users.id', 'assessments.created_by')
         .selectAll('assessments')
@@ -321,8 +318,8 @@ export const exportsRepository = {
     engine: DatabaseEngine,
     filter: AssessmentFilter,
   ): AsyncGenerator<Iterable<CsvRecord>> {
-    const pages = inPages(pageSizes.csv, (after, pageSize) =>
-      assessmentPage(db, engine, filter, after, pageSize)
+    const pages = inPages((after) =>
+      assessmentPage(db, engine, filter, after)
         .select([
           'assessments.id',
           'assessments.assessment_code',
