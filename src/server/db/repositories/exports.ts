@@ -338,14 +338,18 @@ export const exportsRepository = {
           'patients.bmi',
         ])
         .select((eb) => [
-          eb
-            .exists(
+          // Not `exists`, which PostgreSQL answered by hashing every locked review for each page.
+          eb.fn
+            .coalesce(
               eb
                 .selectFrom('doctor_reviews')
-                .select('doctor_reviews.id')
+                .select(eb.lit(true).as('locked'))
                 .whereRef('doctor_reviews.assessment_id', '=', 'assessments.id')
-                .where('doctor_reviews.locked', '=', true),
+                .where('doctor_reviews.locked', '=', true)
+                .limit(1),
+              eb.lit(false),
             )
+            .$castTo<SqlBool>()
             .as('review_locked'),
           csvResults(engine).as('results'),
         ])
