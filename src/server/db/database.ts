@@ -59,7 +59,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
         ? {}
         : { options: `-c search_path=${options.postgresSchema}` }),
     });
-    // Exports stream through server-side cursors so memory stays flat at any size.
+    // The audit CSV and the code extractor stream through server-side cursors, so memory stays
+    // flat at any size (the bulk exports page by (created_at, id) instead).
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
     return {
       db,
