@@ -18,6 +18,43 @@ async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> 
   for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
 }
 
+const at = '2026-11-22T09:00:00.000Z';
+
+/**
+ * A patient and an assessment of it, written with only the columns every version of the schema
+ * has, so that it stands for a record made before a later migration.
+ */
+async function insertEarlyAssessment(
+  handle: DatabaseHandle,
+  id: string,
+  options: {
+    searchText: string;
+    signedOff?: boolean;
+    deletedAt?: string | null;
+    patient?: { age: number; gender: 'Male' | 'Female' };
+  },
+): Promise<void> {
+  await handle.db
+    .insertInto('patients')
+    .values({ id, bmi: 0, updated_at: at, ...options.patient })
+    .execute();
+  await handle.db
+    .insertInto('assessments')
+    .values({
+      id,
+      patient_id: id,
+      assessment_complete: false,
+      total_score: 0,
+      signed_off: options.signedOff ?? false,
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      deleted_at: options.deletedAt ?? null,
+      search_text: options.searchText,
+    })
+    .execute();
+}
+
 describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('create every table, and undo and redo cleanly', async () => {
     const handle = await open();
@@ -87,22 +124,9 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
     const handle = await open();
     try {
       await undoThrough(handle, historySearch.name);
-      const at = '2026-11-22T09:00:00.000Z';
-      await handle.db.insertInto('patients').values({ id: 'p1', bmi: 0, updated_at: at }).execute();
-      await handle.db
-        .insertInto('assessments')
-        .values({
-          id: 'a1',
-          patient_id: 'p1',
-          assessment_complete: false,
-          total_score: 0,
-          signed_off: false,
-          version: 1,
-          created_at: at,
-          updated_at: at,
-          search_text: 'a1 dm2-zx-20261122-0001 |2026-11-22',
-        })
-        .execute();
+      await insertEarlyAssessment(handle, 'a1', {
+        searchText: 'a1 dm2-zx-20261122-0001 |2026-11-22',
+      });
       await migrateToLatest(handle);
 
       const matches = (term: string) =>
@@ -125,25 +149,12 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('count live and signed-off assessments from before the count migration, and follow every change', async () => {
     const handle = await open();
     try {
-      const at = '2026-11-22T09:00:00.000Z';
-      const add = async (id: string, signedOff = false, deletedAt: string | null = null) => {
-        await handle.db.insertInto('patients').values({ id, bmi: 0, updated_at: at }).execute();
-        await handle.db
-          .insertInto('assessments')
-          .values({
-            id,
-            patient_id: id,
-            assessment_complete: false,
-            total_score: 0,
-            signed_off: signedOff,
-            version: 1,
-            created_at: at,
-            updated_at: at,
-            deleted_at: deletedAt,
-            search_text: `${id} |2026-11-22`,
-          })
-          .execute();
-      };
+      const add = (id: string, signedOff = false, deletedAt: string | null = null) =>
+        insertEarlyAssessment(handle, id, {
+          searchText: `${id} |2026-11-22`,
+          signedOff,
+          deletedAt,
+        });
       const change = (id: string, set: { deleted_at?: string | null; signed_off?: boolean }) =>
         handle.db.updateTable('assessments').set(set).where('id', '=', id).execute();
       // [live, live and signed off, live and not signed off], from the kept numbers...
@@ -199,7 +210,6 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('copy the patient and date the history searches, and follow changes of the patient', async () => {
     const handle = await open();
     try {
-      const at = '2026-11-22T09:00:00.000Z';
       const search = (filter: Partial<AssessmentFilter>) =>
         assessmentsRepository.count(handle.db, handle.engine, {
           textTerms: [],
@@ -207,24 +217,10 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
           ...filter,
         });
       await undoThrough(handle, historyColumns.name);
-      await handle.db
-        .insertInto('patients')
-        .values({ id: 'p1', age: 45, gender: 'Male', bmi: 0, updated_at: at })
-        .execute();
-      await handle.db
-        .insertInto('assessments')
-        .values({
-          id: 'a1',
-          patient_id: 'p1',
-          assessment_complete: false,
-          total_score: 0,
-          signed_off: false,
-          version: 1,
-          created_at: at,
-          updated_at: at,
-          search_text: 'a1  |2026-11-22',
-        })
-        .execute();
+      await insertEarlyAssessment(handle, 'a1', {
+        searchText: 'a1  |2026-11-22',
+        patient: { age: 45, gender: 'Male' },
+      });
       await migrateToLatest(handle);
 
       expect(await search({ gender: 'Male' })).toBe(1);
@@ -237,7 +233,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await handle.db
         .updateTable('patients')
         .set({ age: 46, gender: 'Female' })
-        .where('id', '=', 'p1')
+        .where('id', '=', 'a1')
         .execute();
       expect(await search({ gender: 'Female', numberTerms: ['46'] })).toBe(1);
       expect(await search({ numberTerms: ['45'] })).toBe(0);
