@@ -7,8 +7,8 @@ import {
   type AssessmentList,
   type AssessmentSummary,
 } from '../../shared/api/assessments.ts';
-import { ApiError } from './client.ts';
 import { saveNewAssessment } from './assessments.ts';
+import { answer, failureOf, stubFetch } from './fetch-stub.ts';
 
 const code = 'ASS-MHX3K2QZ-7F2A';
 const storedId = 'a6f1c2de-0000-4000-8000-000000000001';
@@ -73,13 +73,6 @@ function listOf(...assessments: Assessment[]): AssessmentList {
   };
 }
 
-function answer(status: number, json: unknown): Response {
-  return new Response(JSON.stringify(json), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 const codeTaken = () =>
   answer(409, {
     error: {
@@ -90,21 +83,6 @@ const codeTaken = () =>
     },
   });
 
-/**
- * Answers the requests in turn. A request beyond the planned ones gets a 500, so that a call the
- * function should not have made shows up as a different error as well as in the request count.
- */
-function stubFetch(...answers: Response[]) {
-  const fetchMock = vi.fn((_url: string, _init?: RequestInit) =>
-    Promise.resolve(
-      answers.shift() ??
-        answer(500, { error: { code: 'internal', message: 'Request not planned by the test.' } }),
-    ),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function requestsOf(fetchMock: ReturnType<typeof stubFetch>) {
   return fetchMock.mock.calls.map(([url, init]) => ({ url, method: init?.method }));
 }
@@ -113,15 +91,6 @@ function requestsOf(fetchMock: ReturnType<typeof stubFetch>) {
 function sentJson(init: RequestInit | undefined): unknown {
   if (typeof init?.body !== 'string') throw new Error('expected a JSON body');
   return JSON.parse(init.body);
-}
-
-async function failureOf(call: Promise<unknown>): Promise<ApiError> {
-  const error = await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
-  return error;
 }
 
 const lookup = [

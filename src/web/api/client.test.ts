@@ -1,31 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { friendlyMessages } from '../../shared/texts.ts';
-import { ApiError, apiRequest, apiUrl, onSignedOut, responseError } from './client.ts';
-
-function answer(status: number, body?: unknown): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
-function stubFetch(response: Response | Error) {
-  const fetchMock = vi.fn(() =>
-    response instanceof Error ? Promise.reject(response) : Promise.resolve(response),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-async function failureOf(call: Promise<unknown>): Promise<ApiError> {
-  const error = await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
-  return error;
-}
+import { apiRequest, apiUrl, onSignedOut, responseError } from './client.ts';
+import { answer, failureOf, stubFetch } from './fetch-stub.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();

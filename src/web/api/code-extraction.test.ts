@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODE_TYPES, type ExtractionResult } from '../../shared/api/code-extraction.ts';
 import { ApiError, onSignedOut } from './client.ts';
 import { extractCodes, parseExtractionLine, splitLines } from './code-extraction.ts';
+import { failureOf, stubFetch } from './fetch-stub.ts';
 
 const result: ExtractionResult = {
   totals: { totalNotes: 2, notesWithCodes: 1, uniqueCodes: 1, totalMatches: 1 },
@@ -40,21 +41,6 @@ function streamedAnswer(chunks: string[]): Response {
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
-}
-
-function stubFetch(response: Response) {
-  const fetchMock = vi.fn((_url: string, _init?: RequestInit) => Promise.resolve(response));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-async function failureOf(call: Promise<unknown>): Promise<ApiError> {
-  const error = await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
-  return error;
 }
 
 afterEach(() => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { friendlyMessages } from '../../shared/texts.ts';
 import { ApiError, onSignedOut } from './client.ts';
 import { fetchBulkExport, fileNameFromDisposition } from './exports.ts';
+import { stubFetch } from './fetch-stub.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -17,16 +18,6 @@ function streamed(pieces: string[], headers: Record<string, string>): Response {
     },
   });
   return new Response(body, { status: 200, headers });
-}
-
-function stubFetch(...responses: Array<Response | Error>) {
-  const fetchMock = vi.fn();
-  for (const response of responses) {
-    if (response instanceof Error) fetchMock.mockRejectedValueOnce(response);
-    else fetchMock.mockResolvedValueOnce(response);
-  }
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
 }
 
 describe('fileNameFromDisposition', () => {
