@@ -250,7 +250,9 @@ export async function startServer(
   options: { webRoot?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(nodeBinary, ['src/cli/main.ts', 'serve'], {
+  // Flags NODE_OPTIONS refuses (a CPU profile of the server, say), split on spaces.
+  const nodeFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(nodeBinary, [...nodeFlags, 'src/cli/main.ts', 'serve'], {
     cwd: repoRoot,
     env: {
       ...process.env,
