@@ -1,19 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NativeSelect,
-  PasswordInput,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { createUserBodySchema, roles, type Role, type User } from '../../../shared/api/users.ts';
 import { createUser } from '../../api/users.ts';
 import { roleLabels } from '../../format.ts';
-import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
 import { passwordRule } from './passwordRule.ts';
+import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
 
 const formFields = ['username', 'displayName', 'role', 'password'];
 export const roleOptions = roles.map((role) => ({ value: role, label: roleLabels[role] }));
@@ -29,9 +20,7 @@ function AddUserForm({
   const [displayName, setDisplayName] = useState('');
   const [role, setRole] = useState<Role>('nurse');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { fieldErrors, formError, saving, refuse, send } = useUserFormSubmit(formFields);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -42,19 +31,11 @@ function AddUserForm({
       password,
     });
     if (!parsed.success) {
-      setFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-      setFormError(null);
+      refuse(parsed.error.issues);
       return;
     }
-    setSaving(true);
-    try {
-      onCreated(await createUser(parsed.data));
-    } catch (error) {
-      const failure = submitFailure(error, formFields);
-      setFieldErrors(failure.fieldErrors);
-      setFormError(failure.formError);
-      setSaving(false);
-    }
+    const body = parsed.data;
+    await send(async () => onCreated(await createUser(body)));
   }
 
   return (
@@ -101,15 +82,12 @@ function AddUserForm({
           // Mantine's PasswordInput does not mark its input invalid itself.
           aria-invalid={fieldErrors.password !== undefined}
         />
-        {formError !== null && <Alert color="red">{formError}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            Add User
-          </Button>
-        </Group>
+        <UserFormActions
+          formError={formError}
+          saving={saving}
+          submitLabel="Add User"
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { updateUserBodySchema, type Role, type User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
-import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
 import { roleOptions } from './AddUserModal.tsx';
+import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
 
 const formFields = ['displayName', 'role'];
 
@@ -18,9 +18,7 @@ function EditUserForm({
 }) {
   const [displayName, setDisplayName] = useState(user.displayName);
   const [role, setRole] = useState<Role>(user.role);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { fieldErrors, formError, saving, refuse, send } = useUserFormSubmit(formFields);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,22 +28,15 @@ function EditUserForm({
       ...(role === user.role ? {} : { role }),
     });
     if (!parsed.success) {
-      setFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
+      refuse(parsed.error.issues);
       return;
     }
     if (Object.keys(parsed.data).length === 0) {
       onCancel();
       return;
     }
-    setSaving(true);
-    try {
-      onSaved(await updateUser(user.id, parsed.data));
-    } catch (error) {
-      const failure = submitFailure(error, formFields);
-      setFieldErrors(failure.fieldErrors);
-      setFormError(failure.formError);
-      setSaving(false);
-    }
+    const changes = parsed.data;
+    await send(async () => onSaved(await updateUser(user.id, changes)));
   }
 
   return (
@@ -69,15 +60,12 @@ function EditUserForm({
           onChange={(event) => setRole(event.currentTarget.value as Role)}
           error={fieldErrors.role}
         />
-        {formError !== null && <Alert color="red">{formError}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            Save changes
-          </Button>
-        </Group>
+        <UserFormActions
+          formError={formError}
+          saving={saving}
+          submitLabel="Save changes"
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

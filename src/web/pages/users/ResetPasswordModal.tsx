@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { passwordSchema, type User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
-import { submitFailure } from '../../forms.ts';
 import { passwordRule } from './passwordRule.ts';
+import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
 
 function ResetPasswordForm({
   user,
@@ -15,26 +15,18 @@ function ResetPasswordForm({
   onCancel: () => void;
 }) {
   const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { fieldErrors, formError, saving, refuse, send } = useUserFormSubmit(['password']);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const parsed = passwordSchema.safeParse(password);
     if (!parsed.success) {
-      setPasswordError(parsed.error.issues[0]?.message);
+      // The schema checks the bare password, so its issues name no field.
+      refuse(parsed.error.issues.map((issue) => ({ ...issue, path: ['password'] })));
       return;
     }
-    setSaving(true);
-    try {
-      onSaved(await updateUser(user.id, { password: parsed.data }));
-    } catch (error) {
-      const failure = submitFailure(error, ['password']);
-      setPasswordError(failure.fieldErrors.password);
-      setFormError(failure.formError);
-      setSaving(false);
-    }
+    const newPassword = parsed.data;
+    await send(async () => onSaved(await updateUser(user.id, { password: newPassword })));
   }
 
   return (
@@ -53,19 +45,16 @@ function ResetPasswordForm({
           visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
-          error={passwordError}
+          error={fieldErrors.password}
           // Mantine's PasswordInput does not mark its input invalid itself.
-          aria-invalid={passwordError !== undefined}
+          aria-invalid={fieldErrors.password !== undefined}
         />
-        {formError !== null && <Alert color="red">{formError}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            Reset password
-          </Button>
-        </Group>
+        <UserFormActions
+          formError={formError}
+          saving={saving}
+          submitLabel="Reset password"
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );

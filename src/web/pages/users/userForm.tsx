@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Alert, Button, Group } from '@mantine/core';
+import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
+
+/**
+ * The state of a user form's submit: messages under the inputs, one above the buttons, and
+ * whether a request is under way. `formFields` are the API's names of the form's inputs.
+ */
+export function useUserFormSubmit(formFields: readonly string[]) {
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  return {
+    fieldErrors,
+    formError,
+    saving,
+    /** Shows a shared schema's issues under their inputs; nothing is sent. */
+    refuse: (issues: Parameters<typeof fieldErrorsFromIssues>[0]) => {
+      setFieldErrors(fieldErrorsFromIssues(issues));
+      setFormError(null);
+    },
+    /** Sends; a failure goes under the input the server named, or above the buttons. */
+    send: async (request: () => Promise<void>) => {
+      setSaving(true);
+      try {
+        await request();
+      } catch (error) {
+        const failure = submitFailure(error, formFields);
+        setFieldErrors(failure.fieldErrors);
+        setFormError(failure.formError);
+        setSaving(false);
+      }
+    },
+  };
+}
+
+/** A user form's end: the failure that belongs to no input, Cancel, and the submit button. */
+export function UserFormActions({
+  formError,
+  saving,
+  submitLabel,
+  onCancel,
+}: {
+  formError: string | null;
+  saving: boolean;
+  submitLabel: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {formError !== null && <Alert color="red">{formError}</Alert>}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={saving}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </>
+  );
+}
