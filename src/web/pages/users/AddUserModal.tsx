@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Modal, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { createUserBodySchema, roles, type Role, type User } from '../../../shared/api/users.ts';
 import { createUser } from '../../api/users.ts';
 import { roleLabels } from '../../format.ts';
-import { passwordRule } from './passwordRule.ts';
-import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
+import { NewPasswordInput, UserFormActions, useUserFormSubmit } from './userForm.tsx';
 
 const formFields = ['username', 'displayName', 'role', 'password'];
 export const roleOptions = roles.map((role) => ({ value: role, label: roleLabels[role] }));
@@ -69,18 +68,11 @@ function AddUserForm({
           onChange={(event) => setRole(event.currentTarget.value as Role)}
           error={fieldErrors.role}
         />
-        <PasswordInput
+        <NewPasswordInput
           label="Password"
-          description={passwordRule}
-          required
-          autoComplete="new-password"
-          visibilityToggleFocusable
-          visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
           value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
+          onChange={setPassword}
           error={fieldErrors.password}
-          // Mantine's PasswordInput does not mark its input invalid itself.
-          aria-invalid={fieldErrors.password !== undefined}
         />
         <UserFormActions
           formError={formError}

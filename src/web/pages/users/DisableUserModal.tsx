@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
 import { errorMessage } from '../../forms.ts';
+import type { UserModalProps } from './userForm.tsx';
 
 function DisableUserConfirmation({
   user,
@@ -45,17 +46,7 @@ function DisableUserConfirmation({
   );
 }
 
-export function DisableUserModal({
-  user,
-  opened,
-  onClose,
-  onSaved,
-}: {
-  user: User | null;
-  opened: boolean;
-  onClose: () => void;
-  onSaved: (user: User) => void;
-}) {
+export function DisableUserModal({ user, opened, onClose, onSaved }: UserModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={`Disable ${user?.username ?? 'user'}?`}>
       {user !== null && (

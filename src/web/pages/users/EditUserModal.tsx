@@ -3,7 +3,7 @@ import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { updateUserBodySchema, type Role, type User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
 import { roleOptions } from './AddUserModal.tsx';
-import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
+import { UserFormActions, useUserFormSubmit, type UserModalProps } from './userForm.tsx';
 
 const formFields = ['displayName', 'role'];
 
@@ -71,17 +71,7 @@ function EditUserForm({
   );
 }
 
-export function EditUserModal({
-  user,
-  opened,
-  onClose,
-  onSaved,
-}: {
-  user: User | null;
-  opened: boolean;
-  onClose: () => void;
-  onSaved: (user: User) => void;
-}) {
+export function EditUserModal({ user, opened, onClose, onSaved }: UserModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={`Edit ${user?.username ?? 'user'}`}>
       {user !== null && <EditUserForm user={user} onSaved={onSaved} onCancel={onClose} />}

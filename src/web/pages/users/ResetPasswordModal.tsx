@@ -1,9 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { passwordSchema, type User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
-import { passwordRule } from './passwordRule.ts';
-import { UserFormActions, useUserFormSubmit } from './userForm.tsx';
+import {
+  NewPasswordInput,
+  UserFormActions,
+  useUserFormSubmit,
+  type UserModalProps,
+} from './userForm.tsx';
 
 function ResetPasswordForm({
   user,
@@ -35,19 +39,12 @@ function ResetPasswordForm({
         <Text size="sm">
           {user.displayName} is signed out and signs in with the new password from now on.
         </Text>
-        <PasswordInput
+        <NewPasswordInput
           label="New password"
-          description={passwordRule}
-          required
-          autoComplete="new-password"
-          data-autofocus
-          visibilityToggleFocusable
-          visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
           value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
+          onChange={setPassword}
           error={fieldErrors.password}
-          // Mantine's PasswordInput does not mark its input invalid itself.
-          aria-invalid={fieldErrors.password !== undefined}
+          autoFocus
         />
         <UserFormActions
           formError={formError}
@@ -60,17 +57,7 @@ function ResetPasswordForm({
   );
 }
 
-export function ResetPasswordModal({
-  user,
-  opened,
-  onClose,
-  onSaved,
-}: {
-  user: User | null;
-  opened: boolean;
-  onClose: () => void;
-  onSaved: (user: User) => void;
-}) {
+export function ResetPasswordModal({ user, opened, onClose, onSaved }: UserModalProps) {
   return (
     <Modal
       opened={opened}

@@ -1,6 +1,17 @@
 import { useState } from 'react';
-import { Alert, Button, Group } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput } from '@mantine/core';
 import { fieldErrorsFromIssues, submitFailure, type FieldErrors } from '../../forms.ts';
+import type { User } from '../../../shared/api/users.ts';
+import { passwordRule } from './passwordRule.ts';
+
+/** What the dialogs about one user (edit, reset password, disable) are given. */
+export interface UserModalProps {
+  /** null while no user is chosen; the dialog is then closed. */
+  user: User | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved: (user: User) => void;
+}
 
 /**
  * The state of a user form's submit: messages under the inputs, one above the buttons, and
@@ -59,5 +70,37 @@ export function UserFormActions({
         </Button>
       </Group>
     </>
+  );
+}
+
+/** A password being set for a user, with the rule it must meet. */
+export function NewPasswordInput({
+  label,
+  value,
+  onChange,
+  error,
+  autoFocus = false,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  autoFocus?: boolean;
+}) {
+  return (
+    <PasswordInput
+      label={label}
+      description={passwordRule}
+      required
+      autoComplete="new-password"
+      data-autofocus={autoFocus || undefined}
+      visibilityToggleFocusable
+      visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      error={error}
+      // Mantine's PasswordInput does not mark its input invalid itself.
+      aria-invalid={error !== undefined}
+    />
   );
 }
