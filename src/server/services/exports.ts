@@ -22,15 +22,14 @@ import { assessmentResources, failedAssessmentOutcome, serverReference } from '.
 import {
   assessmentSections,
   disclaimerSection,
-  formatBmi,
   formatDateTime,
-  formatScore,
   renderSections,
   renderTitle,
   reportInfoSection,
   signOffLine,
   type ReportClock,
 } from './reports.ts';
+import { formatBmi, formatScore } from '../../shared/display.ts';
 
 type ExportQuery = z.output<typeof exportQuerySchema>;
 

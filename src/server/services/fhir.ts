@@ -23,7 +23,7 @@ import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
 import { getAssessment, type Requester } from './assessments.ts';
 import { recordAudit } from './audit.ts';
-import { formatScore } from './reports.ts';
+import { formatScore } from '../../shared/display.ts';
 
 export type AssessmentResource = Patient | Observation | FhirCondition | RiskAssessment;
 

@@ -5,13 +5,20 @@ import {
   RISK_STATUS_LABELS,
   type ConditionResult,
   type LastDoctorVisit,
-  type PrescriptionDuration,
   type RiskStatus,
   type RuleSet,
   ruleSetByVersion,
 } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AssessmentReport, ReportSection } from '../../shared/api/exports.ts';
+import {
+  formatBmi,
+  formatComorbidity,
+  formatScore,
+  lastDoctorVisitLabels,
+  notRecorded,
+  prescriptionDurationLabels,
+} from '../../shared/display.ts';
 import { productTexts } from '../../shared/texts.ts';
 import type { AppContext } from '../context.ts';
 import { localDate } from '../time.ts';
@@ -49,32 +56,10 @@ export function formatDateTime(instant: string | Date, timeZone: string): string
   return format.format(new Date(instant)).replace(', ', ' ');
 }
 
-/** Display precision of spec 9.1: scores to 4 decimals, comorbidity to 2, BMI to 1. */
-export const formatScore = (value: number): string => value.toFixed(4);
-const formatComorbidity = (value: number): string => value.toFixed(2);
-export const formatBmi = (value: number): string => value.toFixed(1);
-
-const notRecorded = 'Not recorded';
-
 function yesNo(answer: boolean | undefined): string {
   if (answer === undefined) return notRecorded;
   return answer ? 'Yes' : 'No';
 }
-
-const lastVisitLabels: Record<LastDoctorVisit, string> = {
-  never: 'Never',
-  '<4months': 'Less than 4 months ago',
-  '4-6months': '4-6 months ago',
-  '6-12months': '6-12 months ago',
-  '>12months': 'More than 12 months ago',
-};
-
-const prescriptionLabels: Record<PrescriptionDuration, string> = {
-  '<4months': 'Less than 4 months',
-  '4-6months': '4-6 months',
-  '6-12months': '6-12 months',
-  '>12months': 'More than 12 months',
-};
 
 /** Who signed the assessment off and when, or that no one has yet. */
 export function signOffLine(
@@ -175,11 +160,11 @@ function managementSection(assessment: Assessment): ReportSection {
       const visit =
         answer.lastDoctorVisit === undefined
           ? notRecorded
-          : lastVisitLabels[answer.lastDoctorVisit];
+          : lastDoctorVisitLabels[answer.lastDoctorVisit];
       const prescription =
         answer.prescriptionDuration === undefined
           ? notRecorded
-          : prescriptionLabels[answer.prescriptionDuration];
+          : prescriptionDurationLabels[answer.prescriptionDuration];
       return `${name}: Diagnosed; last doctor visit: ${visit}; current prescription: ${prescription}`;
     }),
   };
@@ -239,7 +224,7 @@ function recommendationsSection(assessment: Assessment): ReportSection {
       let line = `${name} (${RISK_STATUS_LABELS[status]}): ${advice}`;
       const visit = assessment.management[result.condition]?.lastDoctorVisit;
       if (status === 'DIAGNOSED' && visit !== undefined && overdueVisits.has(visit)) {
-        line += ` Last doctor visit: ${lastVisitLabels[visit].toLowerCase()}; arrange a review.`;
+        line += ` Last doctor visit: ${lastDoctorVisitLabels[visit].toLowerCase()}; arrange a review.`;
       }
       lines.push(line);
     }

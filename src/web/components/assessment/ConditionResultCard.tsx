@@ -1,10 +1,7 @@
 import { Card, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, type ConditionResult } from '../../../engine/index.ts';
-import {
-  formatComorbidity,
-  formatScore,
-  symptomContribution,
-} from '../../pages/assessment/display.ts';
+import { symptomContribution } from '../../pages/assessment/display.ts';
+import { formatComorbidity, formatScore } from '../../../shared/display.ts';
 import { RiskStatusBadge } from './RiskStatusBadge.tsx';
 
 /**

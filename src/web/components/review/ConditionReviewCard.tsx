@@ -16,16 +16,14 @@ import {
 import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import { reviewCommentsMaxLength, type ConditionReview } from '../../../shared/api/reviews.ts';
+import { riskStatusColors, safeGreen } from '../../pages/assessment/display.ts';
 import {
-  formatComorbidity,
-  formatScore,
   managementAnswerRows,
   riskFactorRows,
-  readableGreen,
-  riskStatusColors,
   symptomAnswerRows,
   type SymptomAnswers,
 } from '../../pages/review/reviewDisplay.ts';
+import { formatComorbidity, formatScore } from '../../../shared/display.ts';
 import classes from './ConditionReviewCard.module.css';
 
 type ConditionResult = Assessment['results']['conditions'][number];
@@ -219,7 +217,7 @@ export function ConditionReviewCard({
               value={review.agreed ? 'agree' : 'disagree'}
               onChange={(value) => onChange({ agreed: value === 'agree' })}
               // Disagree is the default; red makes an unreviewed or disputed condition stand out.
-              color={review.agreed ? readableGreen : 'red.9'}
+              color={review.agreed ? safeGreen : 'red.9'}
               disabled={locked}
             />
           </Box>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
-import { bmiNote, formatBMI } from './display.ts';
+import { bmiNote } from './display.ts';
+import { formatBmi } from '../../../shared/display.ts';
 import {
   demographicLimits,
   type DemographicField,
@@ -31,7 +32,7 @@ function BmiDisplay({ parsed }: { parsed: ParsedDemographics }) {
       {known ? (
         <>
           <Text fw={700} fz="xl">
-            {formatBMI(bmi)}
+            {formatBmi(bmi)}
           </Text>
           <Text size="sm">{bmiNote(bmi)}</Text>
         </>

@@ -24,7 +24,8 @@ import { ReplacedNotes } from '../../components/assessment/ReplacedNotes.tsx';
 import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
 import { formatLocalDateTime } from '../../format.ts';
 import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
-import { formatBMI, formatScore, safeGreen, safeOrange } from './display.ts';
+import { safeGreen, safeOrange } from './display.ts';
+import { formatBmi, formatScore } from '../../../shared/display.ts';
 import { hasInvalidDemographics } from './form.ts';
 import { saveButtonState, wizardTexts } from './messages.ts';
 
@@ -46,7 +47,7 @@ function Summary({
             Patient BMI
           </Text>
           <Text fw={700} fz="xl">
-            {formatBMI(result.patientBMI)}
+            {formatBmi(result.patientBMI)}
           </Text>
         </div>
         <div>

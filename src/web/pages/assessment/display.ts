@@ -7,20 +7,11 @@ import {
   type Severity,
   type WeightChange,
 } from '../../../engine/index.ts';
-
-// Display precision of spec 9.1.
-
-export function formatScore(value: number): string {
-  return value.toFixed(4);
-}
-
-export function formatBMI(value: number): string {
-  return value.toFixed(1);
-}
-
-export function formatComorbidity(value: number): string {
-  return value.toFixed(2);
-}
+import {
+  formatScore,
+  lastDoctorVisitLabels,
+  prescriptionDurationLabels,
+} from '../../../shared/display.ts';
 
 /** A management option's score, as the option lists show it (spec 9.3: 'never 1.50'). */
 export function formatOptionScore(value: number): string {
@@ -64,21 +55,6 @@ export const severityLabels: Record<Severity, string> = {
 export const weightChangeLabels: Record<WeightChange, string> = {
   loss: 'Weight Loss',
   gain: 'Weight Gain',
-};
-
-export const lastDoctorVisitLabels: Record<LastDoctorVisit, string> = {
-  never: 'Never',
-  '<4months': 'Less than 4 months ago',
-  '4-6months': '4-6 months ago',
-  '6-12months': '6-12 months ago',
-  '>12months': 'More than 12 months ago',
-};
-
-export const prescriptionDurationLabels: Record<PrescriptionDuration, string> = {
-  '<4months': 'Less than 4 months',
-  '4-6months': '4-6 months',
-  '6-12months': '6-12 months',
-  '>12months': 'More than 12 months',
 };
 
 /** An option with the score it adds for the condition, such as 'Never (1.50)'. */

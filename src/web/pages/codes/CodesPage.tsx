@@ -32,7 +32,7 @@ import {
 } from '../../api/code-extraction.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { readableGreen } from '../review/reviewDisplay.ts';
+import { safeGreen } from '../assessment/display.ts';
 
 /** Spec 2.5: how many matches the page shows as samples. */
 const sampleCount = 5;
@@ -42,7 +42,7 @@ type Extraction =
   | { status: 'running'; progress: ExtractionProgress | null }
   | { status: 'done'; result: ExtractionResult };
 
-const confidenceColors = { high: readableGreen, medium: 'yellow.4', low: 'gray.7' } as const;
+const confidenceColors = { high: safeGreen, medium: 'yellow.4', low: 'gray.7' } as const;
 
 function ConfidenceBadge({ confidence }: { confidence: keyof typeof confidenceColors }) {
   return (

@@ -25,15 +25,9 @@ import { ConditionReviewCard } from '../../components/review/ConditionReviewCard
 import { formatLocalDateTime } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import {
-  formatBmi,
-  lockFailure,
-  notRecorded,
-  readableGreen,
-  reviewTexts,
-  saveFailure,
-  type ReviewFeedback,
-} from './reviewDisplay.ts';
+import { safeGreen } from '../assessment/display.ts';
+import { lockFailure, reviewTexts, saveFailure, type ReviewFeedback } from './reviewDisplay.ts';
+import { formatBmi, notRecorded } from '../../../shared/display.ts';
 
 type AssessmentLoad =
   | { status: 'loading' }
@@ -95,7 +89,7 @@ function PatientSummary({ assessment }: { assessment: Assessment }) {
         <Fact label="Gender">{demographics.gender ?? notRecorded}</Fact>
         <Fact label="BMI">{formatBmi(demographics.bmi)}</Fact>
         <Fact label="Status">
-          <Badge color={assessment.assessmentComplete ? readableGreen : 'yellow.4'} autoContrast>
+          <Badge color={assessment.assessmentComplete ? safeGreen : 'yellow.4'} autoContrast>
             {assessment.assessmentComplete ? 'Complete' : 'Incomplete'}
           </Badge>
         </Fact>
@@ -149,7 +143,7 @@ function ReviewHeader({ assessment, review }: { assessment: Assessment; review: 
 function FeedbackAlert({ feedback, onClose }: { feedback: ReviewFeedback; onClose: () => void }) {
   return (
     <Alert
-      color={feedback.success ? readableGreen : 'red'}
+      color={feedback.success ? safeGreen : 'red'}
       title={feedback.title}
       withCloseButton
       closeButtonLabel="Dismiss message"

@@ -3,8 +3,12 @@ import {
   type Condition,
   type LastDoctorVisit,
   type PrescriptionDuration,
-  type RiskStatus,
 } from '../../../engine/index.ts';
+import {
+  lastDoctorVisitLabels,
+  notRecorded,
+  prescriptionDurationLabels,
+} from '../../../shared/display.ts';
 import { reviewLockedMessage } from '../../../shared/api/reviews.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../forms.ts';
@@ -25,23 +29,6 @@ export const reviewTexts = {
   loadFailed: 'Failed to load assessment',
   loadFailedRetry: 'Failed to load assessment. Please try again.',
 } as const;
-
-/** Mantine's darkest green gives white text only 4.4:1; this green gives 5.4:1 (WCAG AA 4.5:1). */
-export const readableGreen = '#237a37';
-
-/** Spec 3.6: red for High, yellow for Moderate, green for Low, purple for Diagnosed, grey for Unknown. */
-export const riskStatusColors: Record<RiskStatus, string> = {
-  TRUE: 'red.9',
-  MAYBE: 'yellow.4',
-  FALSE: readableGreen,
-  DIAGNOSED: 'grape.9',
-  UNKNOWN: 'gray.7',
-};
-
-/** Spec 9.1 display precision. */
-export const formatScore = (value: number): string => value.toFixed(4);
-export const formatComorbidity = (value: number): string => value.toFixed(2);
-export const formatBmi = (value: number): string => value.toFixed(1);
 
 /** A risk factor weight as the guidelines show it: 3 is 300%, 1.2 is 120%. */
 export function weightPercent(weight: number): string {
@@ -67,8 +54,6 @@ export function riskFactorRows(
     applies: applied.some((factor) => factor.name === rule.name),
   }));
 }
-
-export const notRecorded = 'Not recorded';
 
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -96,21 +81,6 @@ export function symptomAnswerRows(
   });
 }
 
-const lastVisitLabels: Record<LastDoctorVisit, string> = {
-  never: 'Never',
-  '<4months': 'Less than 4 months ago',
-  '4-6months': '4-6 months ago',
-  '6-12months': '6-12 months ago',
-  '>12months': 'More than 12 months ago',
-};
-
-const prescriptionLabels: Record<PrescriptionDuration, string> = {
-  '<4months': 'Less than 4 months',
-  '4-6months': '4-6 months',
-  '6-12months': '6-12 months',
-  '>12months': 'More than 12 months',
-};
-
 /** The management answers of one condition; visit and prescription are asked only when diagnosed. */
 export function managementAnswerRows(
   answer:
@@ -130,14 +100,14 @@ export function managementAnswerRows(
       value:
         answer.lastDoctorVisit === undefined
           ? notRecorded
-          : lastVisitLabels[answer.lastDoctorVisit],
+          : lastDoctorVisitLabels[answer.lastDoctorVisit],
     },
     {
       label: 'Current prescription',
       value:
         answer.prescriptionDuration === undefined
           ? notRecorded
-          : prescriptionLabels[answer.prescriptionDuration],
+          : prescriptionDurationLabels[answer.prescriptionDuration],
     },
   ];
 }
