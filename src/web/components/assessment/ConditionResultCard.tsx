@@ -2,6 +2,7 @@ import { Card, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, type ConditionResult } from '../../../engine/index.ts';
 import { symptomContribution } from '../../pages/assessment/display.ts';
 import { formatComorbidity, formatScore } from '../../../shared/display.ts';
+import { Figure } from './Figure.tsx';
 import { RiskStatusBadge } from './RiskStatusBadge.tsx';
 
 /**
@@ -22,22 +23,10 @@ export function ConditionResultCard({ result }: { result: ConditionResult }) {
           <RiskStatusBadge status={result.riskStatus} />
         </Group>
         <Group gap="xl" wrap="wrap">
-          <div>
-            <Text size="sm" c="dimmed">
-              Total score
-            </Text>
-            <Text fw={700} fz="xl">
-              {formatScore(result.totalScore)}
-            </Text>
-          </div>
-          <div>
-            <Text size="sm" c="dimmed">
-              Factor count / threshold
-            </Text>
-            <Text fw={700} fz="xl">
-              {result.factorCount} / {details.threshold}
-            </Text>
-          </div>
+          <Figure label="Total score">{formatScore(result.totalScore)}</Figure>
+          <Figure label="Factor count / threshold">
+            {result.factorCount} / {details.threshold}
+          </Figure>
         </Group>
 
         <Table withRowBorders={false} verticalSpacing={2} fz="sm">
@@ -45,32 +34,23 @@ export function ConditionResultCard({ result }: { result: ConditionResult }) {
             Score breakdown
           </Table.Caption>
           <Table.Tbody>
-            <Table.Tr>
-              <Table.Th scope="row" fw={400}>
-                Symptom score
-              </Table.Th>
-              <Table.Td ta="right">{formatScore(components.symptomScore)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row" fw={400}>
-                Risk factor score
-              </Table.Th>
-              <Table.Td ta="right">{formatScore(components.riskFactorScore)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row" fw={400}>
-                Comorbidity score
-              </Table.Th>
-              <Table.Td ta="right">{formatComorbidity(components.comorbidityScore)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row" fw={400}>
-                Management score
-                {details.managementCap !== undefined &&
-                  ` (cap ${formatScore(details.managementCap)})`}
-              </Table.Th>
-              <Table.Td ta="right">{formatScore(components.managementScore)}</Table.Td>
-            </Table.Tr>
+            <BreakdownRow label="Symptom score" value={formatScore(components.symptomScore)} />
+            <BreakdownRow
+              label="Risk factor score"
+              value={formatScore(components.riskFactorScore)}
+            />
+            <BreakdownRow
+              label="Comorbidity score"
+              value={formatComorbidity(components.comorbidityScore)}
+            />
+            <BreakdownRow
+              label={
+                details.managementCap === undefined
+                  ? 'Management score'
+                  : `Management score (cap ${formatScore(details.managementCap)})`
+              }
+              value={formatScore(components.managementScore)}
+            />
             <Table.Tr>
               <Table.Th scope="row">Total</Table.Th>
               <Table.Td ta="right" fw={700}>
@@ -122,5 +102,16 @@ export function ConditionResultCard({ result }: { result: ConditionResult }) {
         </div>
       </Stack>
     </Card>
+  );
+}
+
+function BreakdownRow({ label, value }: { label: string; value: string }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" fw={400}>
+        {label}
+      </Table.Th>
+      <Table.Td ta="right">{value}</Table.Td>
+    </Table.Tr>
   );
 }

@@ -20,6 +20,7 @@ import { AttentionGrid } from '../../components/assessment/AttentionGrid.tsx';
 import { ConditionResultCard } from '../../components/assessment/ConditionResultCard.tsx';
 import { DownloadReportButton } from '../../components/assessment/DownloadReportButton.tsx';
 import { FactorCountChart } from '../../components/assessment/FactorCountChart.tsx';
+import { Figure } from '../../components/assessment/Figure.tsx';
 import { ReplacedNotes } from '../../components/assessment/ReplacedNotes.tsx';
 import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
 import { formatLocalDateTime } from '../../format.ts';
@@ -42,14 +43,7 @@ function Summary({
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="Summary">
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
-        <div>
-          <Text size="sm" c="dimmed">
-            Patient BMI
-          </Text>
-          <Text fw={700} fz="xl">
-            {formatBmi(result.patientBMI)}
-          </Text>
-        </div>
+        <Figure label="Patient BMI">{formatBmi(result.patientBMI)}</Figure>
         <div>
           <Text size="sm" c="dimmed">
             Assessment status
@@ -63,14 +57,7 @@ function Summary({
             {result.assessmentComplete ? 'Complete' : 'Incomplete'}
           </Badge>
         </div>
-        <div>
-          <Text size="sm" c="dimmed">
-            Total score
-          </Text>
-          <Text fw={700} fz="xl">
-            {formatScore(result.totalScore)}
-          </Text>
-        </div>
+        <Figure label="Total score">{formatScore(result.totalScore)}</Figure>
       </SimpleGrid>
       <Text size="sm" c="dimmed" mt="sm">
         {source === 'saved' && saved !== null
