@@ -27,6 +27,7 @@ import {
 } from '../db/repositories/assessments.ts';
 import { bool, type Executor } from '../db/repositories/executor.ts';
 import { AppError } from '../errors.ts';
+import { timeOrderedId } from '../ids.ts';
 import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
 import { endOfDayExclusive, localDate, startOfDay } from '../time.ts';
 import { recordAudit } from './audit.ts';
@@ -163,8 +164,8 @@ export async function createAssessment(
 
   const now = context.now();
   const at = now.toISOString();
-  const id = crypto.randomUUID();
-  const patientId = crypto.randomUUID();
+  const id = timeOrderedId(now.getTime());
+  const patientId = timeOrderedId(now.getTime());
   const result = score(input);
   const createdLocalDate = localDate(now, context.config.timeZone);
   const insert = (code: string) =>

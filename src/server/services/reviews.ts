@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type {
   AgreementSummary,
@@ -13,6 +12,7 @@ import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
 import { AppError } from '../errors.ts';
+import { timeOrderedId } from '../ids.ts';
 import { presentAgreement, presentReview } from '../presenters/review.ts';
 import type { Requester } from './assessments.ts';
 import { recordAudit } from './audit.ts';
@@ -70,7 +70,7 @@ async function writeReview(
       trx,
       assessmentId,
       completeReviews(reviews).map((review) => ({
-        id: crypto.randomUUID(),
+        id: timeOrderedId(now.getTime()),
         assessment_id: assessmentId,
         condition: review.condition,
         agreed: review.agreed,

@@ -12,6 +12,7 @@ import { sql, type Insertable } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { insertRows } from '../db/repositories/bulk.ts';
 import type { Database } from '../db/schema.ts';
+import { timeOrderedId } from '../ids.ts';
 import { childRows, searchText, type PatientInput } from './assessment-records.ts';
 
 /** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
@@ -26,19 +27,9 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-const hexDigits = '0123456789abcdef';
-
-/** A v4-shaped UUID from the generator, so seeded ids are reproducible too. */
-function uuid(random: () => number): string {
-  let text = '';
-  for (let position = 0; position < 32; position++) {
-    // Every position draws, the fixed ones too, so that a seed gives the ids it always gave.
-    const drawn = Math.floor(random() * 16);
-    const digit = position === 12 ? 4 : position === 16 ? (drawn & 0x3) | 0x8 : drawn;
-    if (position === 8 || position === 12 || position === 16 || position === 20) text += '-';
-    text += hexDigits[digit];
-  }
-  return text;
+/** Random bytes from the generator, so that a seed gives the same ids every time. */
+function seededBytes(random: () => number): (size: number) => Uint8Array {
+  return (size) => Uint8Array.from({ length: size }, () => Math.floor(random() * 256));
 }
 
 /**
@@ -211,18 +202,22 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
   const batchSize = options.batchSize ?? 2000;
   const end = context.now().getTime();
   const span = 2 * 365 * 24 * 3_600_000;
+  const start = end - span;
+  const bytes = seededBytes(random);
   const localDate = localDateIn(context.config.timeZone);
   let written = 0;
   while (written < options.assessments) {
     const rows = emptyRows();
     const count = Math.min(batchSize, options.assessments - written);
     for (let i = 0; i < count; i++) {
-      const createdMs = Math.floor(end - span * random());
+      // Over the last two years in the order they were made, as a clinic records them: the
+      // history's order is then the order of the rows, as it is in a database in use.
+      const createdMs = Math.floor(start + (span * (written + i + random())) / options.assessments);
       const created = new Date(createdMs);
       const createdLocalDate = localDate(created);
       const at = created.toISOString();
-      const id = uuid(random);
-      const patientId = uuid(random);
+      const id = timeOrderedId(createdMs, bytes);
+      const patientId = timeOrderedId(createdMs, bytes);
       const code = generateAssessmentCode(createdMs, random);
       const input = patientData(random);
       const result = score(input);
@@ -269,7 +264,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         const locked = random() < 0.6;
         for (const condition of CONDITIONS) {
           rows.doctor_reviews.push({
-            id: uuid(random),
+            id: timeOrderedId(createdMs, bytes),
             assessment_id: id,
             condition,
             agreed: random() < 0.8,

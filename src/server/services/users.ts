@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { Role, User } from '../../shared/api/users.ts';
 import { hashPassword, passwordProblem } from '../auth/passwords.ts';
@@ -6,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { sessionsRepository } from '../db/repositories/sessions.ts';
 import { presentUser, usersRepository } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
+import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
 
 /** Who asks for a change: a signed-in admin over HTTP, or the operator at the command line. */
@@ -28,7 +28,7 @@ export async function createUser(
   checkPassword(input.password, username);
   const passwordHash = await hashPassword(input.password, context.passwordCost);
   const now = context.now();
-  const id = crypto.randomUUID();
+  const id = timeOrderedId(now.getTime());
   return context.database.transaction(async (trx) => {
     if ((await usersRepository.findByUsername(trx, username)) !== undefined) {
       throw new AppError(409, 'conflict', `The user name ${username} is taken.`, 'username');
