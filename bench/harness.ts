@@ -242,6 +242,20 @@ function procStatusBytes(pid: number, field: string): number {
 }
 
 /**
+ * The Node flags `npm start` gives the server (its young-generation cap, docs/BENCHMARKS.md 3),
+ * read from package.json, so that the benchmarks measure the server as it runs.
+ */
+function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...words] = manifest.scripts.start.split(' ');
+  if (command !== 'node') throw new Error('npm start no longer runs node; update the harness');
+  const script = words.findIndex((word) => !word.startsWith('--'));
+  return words.slice(0, script);
+}
+
+/**
  * `triage serve` on a free loopback port, ready when /api/health answers. It serves the API
  * only, unless given the folder of a built app.
  */
@@ -250,8 +264,11 @@ export async function startServer(
   options: { webRoot?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  // Flags NODE_OPTIONS refuses (a CPU profile of the server, say), split on spaces.
-  const nodeFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // As `npm start` runs it; then any flags NODE_OPTIONS refuses (a CPU profile, say).
+  const nodeFlags = [
+    ...startScriptNodeFlags(),
+    ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  ];
   const child: ChildProcess = spawn(nodeBinary, [...nodeFlags, 'src/cli/main.ts', 'serve'], {
     cwd: repoRoot,
     env: {
