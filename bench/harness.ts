@@ -242,7 +242,7 @@ function procStatusBytes(pid: number, field: string): number {
 }
 
 /**
- * The Node flags `npm start` gives the server (its young-generation cap, docs/BENCHMARKS.md 3),
+ * The Node flags `npm start` gives the server (its heap settings, docs/BENCHMARKS.md 3),
  * read from package.json, so that the benchmarks measure the server as it runs.
  */
 function startScriptNodeFlags(): string[] {
