@@ -8,7 +8,7 @@ import {
   type AssessmentSummary,
 } from '../../shared/api/assessments.ts';
 import { saveNewAssessment } from './assessments.ts';
-import { answer, failureOf, stubFetch } from './fetch-stub.ts';
+import { answer, failureOf, planFetch } from './planned-fetch.ts';
 
 const code = 'ASS-MHX3K2QZ-7F2A';
 const storedId = 'a6f1c2de-0000-4000-8000-000000000001';
@@ -83,7 +83,7 @@ const codeTaken = () =>
     },
   });
 
-function requestsOf(fetchMock: ReturnType<typeof stubFetch>) {
+function requestsOf(fetchMock: ReturnType<typeof planFetch>) {
   return fetchMock.mock.calls.map(([url, init]) => ({ url, method: init?.method }));
 }
 
@@ -106,7 +106,7 @@ afterEach(() => {
 describe('saveNewAssessment', () => {
   it('returns the created record after one request', async () => {
     const created = assessmentOf();
-    const fetchMock = stubFetch(answer(201, created));
+    const fetchMock = planFetch(answer(201, created));
     await expect(saveNewAssessment(body, creator)).resolves.toEqual(created);
     expect(requestsOf(fetchMock)).toEqual([{ url: '/api/assessments', method: 'POST' }]);
     expect(sentJson(fetchMock.mock.calls[0]?.[1])).toEqual(body);
@@ -119,7 +119,7 @@ describe('saveNewAssessment', () => {
       notes: 'Second attempt',
       updatedAt: '2026-11-22T09:05:00.000Z',
     });
-    const fetchMock = stubFetch(
+    const fetchMock = planFetch(
       codeTaken(),
       answer(200, listOf(stored)),
       answer(200, stored),
@@ -142,7 +142,7 @@ describe('saveNewAssessment', () => {
     ['it was changed since', { version: 2 }],
   ])('rethrows the 409 without updating when %s', async (_case, fields) => {
     const stored = assessmentOf(fields);
-    const fetchMock = stubFetch(codeTaken(), answer(200, listOf(stored)), answer(200, stored));
+    const fetchMock = planFetch(codeTaken(), answer(200, listOf(stored)), answer(200, stored));
 
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
@@ -157,7 +157,7 @@ describe('saveNewAssessment', () => {
       listOf(assessmentOf({ id: 'other-id', code: 'ASS-MHX3K2QZ-7F2B' })),
     ],
   ])('rethrows the 409 when the search %s', async (_case, list) => {
-    const fetchMock = stubFetch(codeTaken(), answer(200, list));
+    const fetchMock = planFetch(codeTaken(), answer(200, list));
 
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
@@ -170,7 +170,7 @@ describe('saveNewAssessment', () => {
     [409, { code: 'signed_off', message: 'Cannot update signed-off assessment' }],
     [409, { code: 'conflict', message: 'Taken.', field: 'username' }],
   ])('rethrows a %i %o without looking further', async (status, envelope) => {
-    const fetchMock = stubFetch(answer(status, { error: envelope }));
+    const fetchMock = planFetch(answer(status, { error: envelope }));
 
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status, code: envelope.code, field: envelope.field });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { friendlyMessages } from '../../shared/texts.ts';
 import { apiRequest, apiUrl, onSignedOut, responseError } from './client.ts';
-import { answer, failureOf, stubFetch } from './fetch-stub.ts';
+import { answer, failureOf, planFetch } from './planned-fetch.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -68,7 +68,7 @@ describe('apiRequest', () => {
   const itemSchema = z.object({ id: z.string() });
 
   it('sends JSON with the same-origin credentials and returns the checked body', async () => {
-    const fetchMock = stubFetch(answer(200, { id: 'u1' }));
+    const fetchMock = planFetch(answer(200, { id: 'u1' }));
     const result = await apiRequest('/api/things', {
       method: 'POST',
       body: { name: 'x' },
@@ -87,18 +87,18 @@ describe('apiRequest', () => {
   });
 
   it('resolves with nothing for a 204', async () => {
-    stubFetch(answer(204));
+    planFetch(answer(204));
     await expect(apiRequest('/api/session', { method: 'DELETE' })).resolves.toBeUndefined();
   });
 
   it('maps a network failure to the friendly network message', async () => {
-    stubFetch(new TypeError('Failed to fetch'));
+    planFetch(new TypeError('Failed to fetch'));
     const error = await failureOf(apiRequest('/api/users', { schema: itemSchema }));
     expect(error).toMatchObject({ status: 0, code: 'network', message: friendlyMessages.network });
   });
 
   it('refuses a success body that does not match the schema', async () => {
-    stubFetch(answer(200, { id: 42 }));
+    planFetch(answer(200, { id: 42 }));
     const error = await failureOf(apiRequest('/api/users', { schema: itemSchema }));
     expect(error.code).toBe('internal');
   });
@@ -108,20 +108,20 @@ describe('apiRequest', () => {
     const stop = onSignedOut(listener);
     const envelope = { error: { code: 'unauthenticated', message: 'Please sign in to continue.' } };
 
-    stubFetch(answer(401, envelope));
+    planFetch(answer(401, envelope));
     const signInError = await failureOf(
       apiRequest('/api/session', { method: 'POST', body: {}, isSignIn: true }),
     );
     expect(signInError.status).toBe(401);
     expect(listener).not.toHaveBeenCalled();
 
-    stubFetch(answer(401, envelope));
+    planFetch(answer(401, envelope));
     const error = await failureOf(apiRequest('/api/users'));
     expect(error.message).toBe('Please sign in to continue.');
     expect(listener).toHaveBeenCalledTimes(1);
 
     stop();
-    stubFetch(answer(401, envelope));
+    planFetch(answer(401, envelope));
     await failureOf(apiRequest('/api/users'));
     expect(listener).toHaveBeenCalledTimes(1);
   });
@@ -130,7 +130,7 @@ describe('apiRequest', () => {
     const controller = new AbortController();
     controller.abort();
     const abort = new DOMException('aborted', 'AbortError');
-    stubFetch(abort);
+    planFetch(abort);
     await expect(apiRequest('/api/users', { signal: controller.signal })).rejects.toBe(abort);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODE_TYPES, type ExtractionResult } from '../../shared/api/code-extraction.ts';
 import { ApiError, onSignedOut } from './client.ts';
 import { extractCodes, parseExtractionLine, splitLines } from './code-extraction.ts';
-import { failureOf, stubFetch } from './fetch-stub.ts';
+import { failureOf, planFetch } from './planned-fetch.ts';
 
 const result: ExtractionResult = {
   totals: { totalNotes: 2, notesWithCodes: 1, uniqueCodes: 1, totalMatches: 1 },
@@ -84,7 +84,7 @@ describe('extractCodes', () => {
     // Chunk boundaries inside lines and inside a multi-byte character of the context.
     const withAccent = whole.replace('DM2 confirmed', 'DM2 confirmé');
     const cut = withAccent.indexOf('é') + 1;
-    const fetchMock = stubFetch(
+    const fetchMock = planFetch(
       streamedAnswer([withAccent.slice(0, 30), withAccent.slice(30, cut), withAccent.slice(cut)]),
     );
     const progress = vi.fn();
@@ -104,20 +104,20 @@ describe('extractCodes', () => {
   });
 
   it('reads a last line that has no newline', async () => {
-    stubFetch(streamedAnswer([progressLine(1, 1), resultLine.trimEnd()]));
+    planFetch(streamedAnswer([progressLine(1, 1), resultLine.trimEnd()]));
     expect((await extractCodes(() => undefined)).totals.totalMatches).toBe(1);
   });
 
   it('fails when the server reports an error or the stream ends without a result', async () => {
-    stubFetch(streamedAnswer([progressLine(1, 2), '{"type":"error"}\n']));
+    planFetch(streamedAnswer([progressLine(1, 2), '{"type":"error"}\n']));
     expect((await failureOf(extractCodes(() => undefined))).code).toBe('internal');
 
-    stubFetch(streamedAnswer([progressLine(1, 2)]));
+    planFetch(streamedAnswer([progressLine(1, 2)]));
     expect((await failureOf(extractCodes(() => undefined))).code).toBe('internal');
   });
 
   it("fails with the server's error for a refused call", async () => {
-    stubFetch(
+    planFetch(
       new Response(JSON.stringify({ error: { code: 'forbidden', message: 'Not allowed.' } }), {
         status: 403,
         headers: { 'content-type': 'application/json' },
@@ -128,7 +128,7 @@ describe('extractCodes', () => {
   });
 
   it('tells the app the session ended when the call answers 401', async () => {
-    stubFetch(
+    planFetch(
       new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Sign in.' } }), {
         status: 401,
         headers: { 'content-type': 'application/json' },

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { friendlyMessages } from '../../shared/texts.ts';
 import { ApiError, onSignedOut } from './client.ts';
 import { fetchBulkExport, fileNameFromDisposition } from './exports.ts';
-import { stubFetch } from './fetch-stub.ts';
+import { planFetch } from './planned-fetch.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -35,7 +35,7 @@ describe('fileNameFromDisposition', () => {
 
 describe('fetchBulkExport', () => {
   it('asks for the export narrowed like the history and reports bytes as they arrive', async () => {
-    const fetchMock = stubFetch(
+    const fetchMock = planFetch(
       streamed(['assessment_id,', 'assessment_code\n', 'a1,ASS-1\n'], {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="assessments-2026-11-22.csv"',
@@ -57,7 +57,7 @@ describe('fetchBulkExport', () => {
   });
 
   it("throws the server's error for a refused export", async () => {
-    stubFetch(
+    planFetch(
       new Response(
         JSON.stringify({ error: { code: 'forbidden', message: 'You do not have permission.' } }),
         { status: 403, headers: { 'content-type': 'application/json' } },
@@ -71,7 +71,7 @@ describe('fetchBulkExport', () => {
   });
 
   it('tells the app the session ended when the export answers 401', async () => {
-    const fetchMock = stubFetch(
+    const fetchMock = planFetch(
       new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Sign in' } }), {
         status: 401,
       }),
@@ -92,7 +92,7 @@ describe('fetchBulkExport', () => {
   });
 
   it('turns a failed connection into the network message', async () => {
-    stubFetch(new TypeError('Failed to fetch'));
+    planFetch(new TypeError('Failed to fetch'));
     await expect(fetchBulkExport('txt', {}, () => undefined)).rejects.toMatchObject({
       status: 0,
       code: 'network',

@@ -15,7 +15,7 @@ export function answer(status: number, body?: unknown): Response {
  * planned ones gets a 500, so that a call the code should not have made shows up as a different
  * error as well as in the request count.
  */
-export function stubFetch(...answers: Array<Response | Error>) {
+export function planFetch(...answers: Array<Response | Error>) {
   const fetchMock = vi.fn((_url: string, _init?: RequestInit) => {
     const next =
       answers.shift() ??
