@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, owaspScryptCost, passwordProblem, verifyPassword } from './passwords.ts';
+import {
+  hashPassword,
+  loadCommonPasswords,
+  owaspScryptCost,
+  passwordProblem,
+  verifyPassword,
+} from './passwords.ts';
 
 describe('passwords', () => {
   it('are hashed with a salt at the OWASP scrypt cost by default and verified', async () => {
@@ -17,5 +23,21 @@ describe('passwords', () => {
     expect(passwordProblem('Password1234')).toMatch(/too common/);
     expect(passwordProblem('nurse.jane-is-great', 'nurse.jane')).toMatch(/user name/);
     expect(passwordProblem('plausibly-strong-phrase')).toBeUndefined();
+  });
+
+  it('refuse passwords made only of white space, whatever the kind', () => {
+    expect(passwordProblem(' '.repeat(12))).toMatch(/only spaces/);
+    expect(passwordProblem('\t \u00a0\n'.repeat(4))).toMatch(/only spaces/);
+    expect(passwordProblem('  two words here  ')).toBeUndefined();
+  });
+
+  it('check at least the 10,000 most common passwords, without regard to case', () => {
+    const common = loadCommonPasswords();
+    expect(common.size).toBeGreaterThanOrEqual(10_000);
+    // Entries of the breach list (zxcvbn-ts) that meet the length rule are refused.
+    expect(common.has('leavemealone')).toBe(true);
+    expect(passwordProblem('LeaveMeAlone')).toMatch(/too common/);
+    expect(passwordProblem('administrator')).toMatch(/too common/);
+    expect(passwordProblem('1q2w3e4r5t6y')).toMatch(/too common/);
   });
 });

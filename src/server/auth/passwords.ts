@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { passwordMaxLength, passwordMinLength } from '../../shared/api/users.ts';
 
 /** scrypt cost; OWASP's current recommendation is N=2^17, r=8, p=1. */
@@ -63,14 +64,22 @@ export function decoyPasswordHash(cost: ScryptCost): Promise<string> {
   return decoyHash;
 }
 
+/**
+ * The most common passwords from breaches (zxcvbn-ts's list, about 49,000 of them, as OWASP ASVS
+ * 2.1.7 asks) and our own list of common ones of 12 characters or more.
+ */
 let commonPasswords: Set<string> | undefined;
-function loadCommonPasswords(): Set<string> {
+export function loadCommonPasswords(): Set<string> {
   commonPasswords ??= new Set(
-    fs
-      .readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
-      .split('\n')
+    [
+      ...dictionary['passwords-common'],
+      ...fs
+        .readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => !line.startsWith('#')),
+    ]
       .map((line) => line.trim().toLowerCase())
-      .filter((line) => line !== '' && !line.startsWith('#')),
+      .filter((line) => line !== ''),
   );
   return commonPasswords;
 }
@@ -83,6 +92,7 @@ export function passwordProblem(password: string, username?: string): string | u
   if (password.length > passwordMaxLength) {
     return `Passwords are at most ${passwordMaxLength} characters`;
   }
+  if (password.trim() === '') return 'A password cannot be only spaces';
   const lowered = password.toLowerCase();
   if (loadCommonPasswords().has(lowered)) return 'This password is too common; choose another';
   if (username !== undefined && lowered.includes(username.toLowerCase())) {
