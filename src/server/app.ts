@@ -55,6 +55,22 @@ export function loggerOptions(level: string): Record<string, unknown> {
   };
 }
 
+/**
+ * Whether a path that matched no route is meant for the API, however it is spelled: such a
+ * request is answered 404, never with the web app's page.
+ */
+function isApiPath(url: string): boolean {
+  const question = url.indexOf('?');
+  const path = question === -1 ? url : url.slice(0, question);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return /^[/\\.]*api(?![a-z0-9])/i.test(decoded);
+}
+
 /** Builds the whole application without listening, so tests can inject requests into it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { context } = options;
@@ -118,7 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const wantsPage =
       request.method === 'GET' &&
-      !request.url.startsWith('/api/') &&
+      !isApiPath(request.url) &&
       (request.headers.accept ?? '').includes('text/html');
     // Client-side routes of the single-page app all load the app itself.
     if (hasWeb && wantsPage) return reply.type('text/html').sendFile('index.html');

@@ -21,7 +21,7 @@ declare module 'fastify' {
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The API documentation pages are registered by a plugin and are public like the document. */
-const publicPrefixes = ['/api/docs'];
+const documentationRoot = '/api/docs';
 
 /**
  * Refuses a state-changing request that a browser says came from another site. Requests without
@@ -61,6 +61,11 @@ export function authorize(request: FastifyRequest, action: Action): SessionUser 
   return user;
 }
 
+/** Whether a route pattern (as registered, never as a request spelled it) belongs to the API. */
+function isApiRoute(pattern: string | undefined): boolean {
+  return pattern !== undefined && (pattern === '/api' || pattern.startsWith('/api/'));
+}
+
 function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header(
     'content-security-policy',
@@ -84,35 +89,48 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (request.protocol === 'https') {
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
-  if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  // Only the web app's files may be cached; an answer from the API, or to a request that matched
+  // no route, never is.
+  const pattern = request.routeOptions.url;
+  if (pattern === undefined || isApiRoute(pattern)) reply.header('cache-control', 'no-store');
 }
 
+/**
+ * Access is decided from the route the router matched, never from the request's URL text: the
+ * router decodes and matches a path that a prefix test on the raw text would misread
+ * (`/%61pi/users` is `/api/users`). Every route carries its access from registration on; a
+ * request that matched no route has none and is answered 404 by the not-found handler.
+ */
 export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
 
-  // Secure by default: an API route that does not say who may use it stops the start.
+  // Secure by default: an API route that does not say who may use it stops the start. The web
+  // app's files and the API documentation pages (registered by plugins) are public.
   app.addHook('onRoute', (route) => {
-    const url = route.url;
-    if (!url.startsWith('/api/') || publicPrefixes.some((prefix) => url.startsWith(prefix))) return;
-    if (route.config?.access === undefined) {
-      throw new Error(`API route ${route.method.toString()} ${url} declares no access rule`);
+    if (route.config?.access !== undefined) return;
+    const documentation =
+      route.url === documentationRoot || route.url.startsWith(`${documentationRoot}/`);
+    if (isApiRoute(route.url) && !documentation) {
+      throw new Error(`API route ${route.method.toString()} ${route.url} declares no access rule`);
     }
+    route.config = { ...route.config, access: 'public' };
   });
 
   app.addHook('onRequest', async (request, reply) => {
     securityHeaders(request, reply);
-    if (!request.url.startsWith('/api/')) return;
-    if (stateChanging.has(request.method)) checkSameOrigin(request);
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'public') {
+      if (access === 'public' && stateChanging.has(request.method)) checkSameOrigin(request);
+      return;
+    }
 
     const sessionId = request.cookies[sessionCookieName];
     if (sessionId !== undefined && sessionId !== '') {
       request.user = await resolveSession(context, sessionId);
       request.sessionId = request.user === null ? null : sessionId;
     }
-
-    const access = request.routeOptions.config.access;
-    if (access === undefined || access === 'public') return;
+    if (stateChanging.has(request.method)) checkSameOrigin(request);
     if (access === 'session') requireUser(request);
     else authorize(request, access);
   });

@@ -23,6 +23,8 @@ export interface TestApp {
 export async function openTestApp(
   testDatabase: TestDatabase,
   env: Record<string, string> = {},
+  /** Adds hooks a test observes the app with, before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
   const database = await testDatabase.open();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
@@ -38,6 +40,7 @@ export async function openTestApp(
     logger: false,
     webRoot: '/nonexistent',
   });
+  beforeReady?.(app);
   await app.ready();
   return {
     app,
