@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { earliestCalendarDate, latestCalendarDate } from '../shared/api/calendar-date.ts';
 import { endOfDayExclusive, localDate, startOfDay } from './time.ts';
 
 describe('clinic days', () => {
@@ -32,5 +33,13 @@ describe('clinic days', () => {
   it('name the local date of an instant', () => {
     expect(localDate(new Date('2026-11-22T23:30:00Z'), 'Africa/Johannesburg')).toBe('2026-11-23');
     expect(localDate(new Date('2026-11-22T23:30:00Z'), 'UTC')).toBe('2026-11-22');
+  });
+
+  it('can be computed for the first and last dates a filter takes, in every time zone', () => {
+    const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    for (const zone of ['UTC', ...Intl.supportedValuesOf('timeZone')]) {
+      expect(startOfDay(earliestCalendarDate, zone).toISOString(), zone).toMatch(isoInstant);
+      expect(endOfDayExclusive(latestCalendarDate, zone).toISOString(), zone).toMatch(isoInstant);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONDITIONS, GENDERS, isAssessmentCode, RISK_STATUSES } from '../../engine/index.ts';
 import { assessmentInputSchema } from '../assessment-input.ts';
+import { calendarDateSchema } from './calendar-date.ts';
 
 export const notesMaxLength = 20_000;
 
@@ -107,8 +108,8 @@ export type AssessmentSummary = z.infer<typeof assessmentSummarySchema>;
 export const assessmentListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   /** Whole days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: calendarDateSchema.optional(),
+  to: calendarDateSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(20),
   cursor: z.string().max(300).optional(),
 });

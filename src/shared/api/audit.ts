@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDateSchema } from './calendar-date.ts';
 
 export const auditActions = [
   'login',
@@ -34,8 +35,8 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 export const auditQuerySchema = z.object({
   user: z.string().optional(),
   action: z.enum(auditActions).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
+  from: calendarDateSchema.optional(),
+  to: calendarDateSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** The id of the last event of the previous page: pages go backwards in time. */
   before: z.coerce.number().int().positive().optional(),
