@@ -14,6 +14,7 @@ import {
 import type { AppContext } from './context.ts';
 import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
+import { installInputGuards } from './input-guards.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { clientErrorRoutes } from './routes/client-errors.ts';
@@ -85,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler(handleError);
   await app.register(fastifyCookie);
   installGuard(app, context);
+  installInputGuards(app);
 
   await app.register(fastifySwagger, {
     openapi: {
