@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incorrectPasswordMessage } from '../../shared/api/session.ts';
+import { loginDelayMs } from './login.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs, testPassword } from '../testing/users.ts';
@@ -131,16 +132,52 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     expect((await whoAmI(cookie)).statusCode).toBe(401);
   });
 
-  it('refuses a user name for 15 minutes after 5 failures', async () => {
+  it('refuses a user name from an address for 15 minutes after 5 failures there', async () => {
     const { username } = await signedInAs(t, 'nurse');
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await signIn(username, 'not-the-password', '10.0.1.1')).statusCode).toBe(401);
     }
-    const refused = await signIn(username, testPassword, '10.0.1.2');
+    const refused = await signIn(username, testPassword, '10.0.1.1');
     expect(refused.statusCode).toBe(429);
     expect(refused.json<{ error: { message: string } }>().error.message).toMatch(/15 minutes/);
+    // Attempts refused during the window do not prolong it.
+    t.advance(10 * minute);
+    expect((await signIn(username, testPassword, '10.0.1.1')).statusCode).toBe(429);
+    t.advance(6 * minute);
+    expect((await signIn(username, testPassword, '10.0.1.1')).statusCode).toBe(200);
+  });
+
+  it('checks at most 5 of 50 parallel wrong passwords for one name from one address', async () => {
+    const { username } = await signedInAs(t, 'nurse');
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          signIn(username, `wrong-password-${index}`, '10.0.3.1'),
+        ),
+      )
+    ).map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(45);
+    const checked = await t.database.db
+      .selectFrom('audit_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('username', '=', username)
+      .where('action', '=', 'login_failed')
+      .executeTakeFirstOrThrow();
+    expect(Number(checked.n)).toBe(50);
     t.advance(16 * minute);
-    expect((await signIn(username, testPassword, '10.0.1.2')).statusCode).toBe(200);
+  });
+
+  it("does not let a stranger's failures from other addresses keep the real user out", async () => {
+    const { username } = await signedInAs(t, 'nurse');
+    for (let attempt = 0; attempt < 5; attempt++) await signIn(username, 'a-guess-x', '10.0.4.1');
+    expect((await signIn(username, 'a-guess-x', '10.0.4.1')).statusCode).toBe(429);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect((await signIn(username, 'a-guess-x', '10.0.4.2')).statusCode).toBe(401);
+    }
+    // Seven failures of the name slow the real user's sign-in by a second, nothing more.
+    expect((await signIn(username, testPassword, '10.0.4.3')).statusCode).toBe(200);
+    t.advance(16 * minute);
   });
 
   it('limits failures per address across user names', async () => {
@@ -284,5 +321,13 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
       (await create({ username: 'TWICE', role: 'doctor', password: 'plausibly-strong-phrase' }))
         .statusCode,
     ).toBe(409);
+  });
+});
+
+describe('the sign-in delay for a user name failing from many addresses', () => {
+  it('starts after 5 failures, doubles, and stops growing at 3 seconds', () => {
+    expect([0, 4, 5, 6, 7, 8, 9, 50].map(loginDelayMs)).toEqual([
+      0, 0, 250, 500, 1000, 2000, 3000, 3000,
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   incorrectPasswordMessage,
   tooManyAttemptsMessage,
@@ -5,22 +6,44 @@ import {
 } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
 import { bool } from '../db/repositories/executor.ts';
-import { loginFailuresRepository } from '../db/repositories/sessions.ts';
+import { loginThrottleRepository } from '../db/repositories/sessions.ts';
 import { usersRepository } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { recordAudit } from '../services/audit.ts';
 import { decoyPasswordHash, verifyPassword } from './passwords.ts';
 import { startSession } from './sessions.ts';
 
+/**
+ * The sign-in policy (OWASP ASVS 2.2.1). Each counter lives for a fixed window from its first
+ * attempt, so attempts refused during the window do not prolong it.
+ * - One user name from one address: 5 failed attempts, then refused until the window ends.
+ * - One address, whatever the names: 30 (several people may share a clinic's address).
+ * - One user name from anywhere: failures slow further attempts (loginDelayMs) but never refuse
+ *   them, so a stranger's guesses cannot keep the real user out.
+ */
 export const throttleWindowMs = 15 * 60_000;
-export const maxFailuresPerUsername = 5;
-/** Several people may share a clinic's address, so the per-address limit is higher. */
+export const maxFailuresPerUsernameAndAddress = 5;
 export const maxFailuresPerAddress = 30;
+/** Failures of one user name, from any address, that are free of delay. */
+export const failuresBeforeDelay = 5;
+export const maxLoginDelayMs = 3_000;
+
+/** How long to wait before checking a password, given the user name's recent failures. */
+export function loginDelayMs(failuresOfUsername: number): number {
+  if (failuresOfUsername < failuresBeforeDelay) return 0;
+  return Math.min(maxLoginDelayMs, 250 * 2 ** (failuresOfUsername - failuresBeforeDelay));
+}
 
 export interface LoginResult {
   sessionId: string;
   user: SessionUser;
 }
+
+const throttleKeys = (username: string, address: string) => ({
+  usernameAtAddress: `username+address:${username}\n${address}`,
+  address: `address:${address}`,
+  username: `username:${username}`,
+});
 
 export async function login(
   context: AppContext,
@@ -29,13 +52,30 @@ export async function login(
   const db = context.database.db;
   const now = context.now();
   const username = attempt.username.trim().toLowerCase();
-  const since = new Date(now.getTime() - throttleWindowMs).toISOString();
+  const keys = throttleKeys(username, attempt.address);
+  const windowStartedBy = new Date(now.getTime() - throttleWindowMs).toISOString();
 
-  const [byUsername, byAddress] = await Promise.all([
-    loginFailuresRepository.countSince(db, { username }, since),
-    loginFailuresRepository.countSince(db, { address: attempt.address }, since),
-  ]);
-  if (byUsername >= maxFailuresPerUsername || byAddress >= maxFailuresPerAddress) {
+  // The attempt is counted before the password is checked, each count raised and read in one
+  // statement: of any number of parallel attempts, at most the limit are checked.
+  const counts = await context.database.transaction(async (trx) => ({
+    usernameAtAddress: await loginThrottleRepository.increment(
+      trx,
+      keys.usernameAtAddress,
+      now.toISOString(),
+      windowStartedBy,
+    ),
+    address: await loginThrottleRepository.increment(
+      trx,
+      keys.address,
+      now.toISOString(),
+      windowStartedBy,
+    ),
+    failuresOfUsername: await loginThrottleRepository.current(trx, keys.username, windowStartedBy),
+  }));
+  if (
+    counts.usernameAtAddress > maxFailuresPerUsernameAndAddress ||
+    counts.address > maxFailuresPerAddress
+  ) {
     await recordAudit(db, {
       at: now,
       actor: { id: null, username },
@@ -46,6 +86,9 @@ export async function login(
     throw new AppError(429, 'too_many_attempts', tooManyAttemptsMessage);
   }
 
+  const delay = loginDelayMs(counts.failuresOfUsername);
+  if (delay > 0) await sleep(delay);
+
   const user = await usersRepository.findByUsername(db, username);
   const passwordMatches = await verifyPassword(
     attempt.password,
@@ -53,7 +96,12 @@ export async function login(
   );
   if (user === undefined || !passwordMatches || bool(user.disabled)) {
     await context.database.transaction(async (trx) => {
-      await loginFailuresRepository.insert(trx, username, attempt.address, now.toISOString());
+      await loginThrottleRepository.increment(
+        trx,
+        keys.username,
+        now.toISOString(),
+        windowStartedBy,
+      );
       await recordAudit(trx, {
         at: now,
         actor: user === undefined ? { id: null, username } : { id: user.id, username },
@@ -66,7 +114,11 @@ export async function login(
   }
 
   const sessionId = await startSession(context, user.id);
-  await loginFailuresRepository.clearForUsername(db, username);
+  // A success is no failure: the name starts afresh, and the address's count is given back.
+  await context.database.transaction(async (trx) => {
+    await loginThrottleRepository.clear(trx, [keys.usernameAtAddress, keys.username]);
+    await loginThrottleRepository.decrement(trx, keys.address);
+  });
   const sessionUser: SessionUser = {
     id: user.id,
     username: user.username,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
+import { undoThrough } from '../testing/migrations.ts';
 import { migrateDown, migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { historySearch } from './migrations/20261122T0900-history-search.ts';
@@ -10,13 +11,6 @@ import { postgresTrigram } from './migrations/20261122T1200-postgres-trigram.ts'
 import type { DatabaseHandle } from './database.ts';
 import { bool } from './repositories/executor.ts';
 import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
-
-/** Undoes migrations down to and including the named one, as a database from before it was. */
-async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> {
-  const index = migrations.findIndex((migration) => migration.name === name);
-  if (index === -1) throw new Error(`No migration ${name}`);
-  for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
-}
 
 const at = '2026-11-22T09:00:00.000Z';
 

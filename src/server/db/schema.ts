@@ -25,11 +25,11 @@ export interface SessionsTable {
   ended_at: Timestamp | null;
 }
 
-export interface LoginFailuresTable {
-  id: Generated<number>;
-  username: string;
-  address: string;
-  at: Timestamp;
+/** One sign-in counter a key: attempts (or failures) within the window that began at window_start. */
+export interface LoginThrottleTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
 }
 
 export interface AuditEventsTable {
@@ -155,7 +155,7 @@ export interface AssessmentDatesTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  login_throttle: LoginThrottleTable;
   audit_events: AuditEventsTable;
   patients: PatientsTable;
   assessments: AssessmentsTable;

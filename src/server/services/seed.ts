@@ -132,7 +132,7 @@ function emptyRows(): Rows {
   return {
     users: [],
     sessions: [],
-    login_failures: [],
+    login_throttle: [],
     audit_events: [],
     patients: [],
     assessments: [],

@@ -4,6 +4,7 @@ import { historySearch } from './20261122T0900-history-search.ts';
 import { liveCount } from './20261122T1000-live-count.ts';
 import { historyColumns } from './20261122T1100-history-columns.ts';
 import { postgresTrigram } from './20261122T1200-postgres-trigram.ts';
+import { loginThrottle } from './20261124T2330-login-throttle.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -12,4 +13,5 @@ export const migrations: readonly TriageMigration[] = [
   liveCount,
   historyColumns,
   postgresTrigram,
+  loginThrottle,
 ];

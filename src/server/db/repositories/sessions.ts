@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
@@ -56,29 +56,55 @@ export const sessionsRepository = {
   },
 };
 
-export const loginFailuresRepository = {
-  async insert(db: Executor, username: string, address: string, at: string): Promise<void> {
-    await db.insertInto('login_failures').values({ username, address, at }).execute();
-  },
-
-  async countSince(
+export const loginThrottleRepository = {
+  /**
+   * Adds one to a key's counter and returns the new count, in one statement: parallel callers
+   * each get a count of their own. A counter whose window began at or before `windowStartedBy`
+   * starts again at 1 in a window beginning now.
+   */
+  async increment(
     db: Executor,
-    by: { username: string } | { address: string },
-    since: string,
+    key: string,
+    now: string,
+    windowStartedBy: string,
   ): Promise<number> {
-    let query = db
-      .selectFrom('login_failures')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('at', '>', since);
-    query =
-      'username' in by
-        ? query.where('username', '=', by.username)
-        : query.where('address', '=', by.address);
-    const row = await query.executeTakeFirstOrThrow();
-    return Number(row.n);
+    const expired = sql<boolean>`login_throttle.window_start <= ${windowStartedBy}`;
+    const row = await db
+      .insertInto('login_throttle')
+      .values({ key, window_start: now, count: 1 })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({
+          count: sql<number>`case when ${expired} then 1 else login_throttle.count + 1 end`,
+          window_start: sql<string>`case when ${expired} then ${now} else login_throttle.window_start end`,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   },
 
-  async clearForUsername(db: Executor, username: string): Promise<void> {
-    await db.deleteFrom('login_failures').where('username', '=', username).execute();
+  /** A key's count within a window that began after `windowStartedBy`; 0 when none. */
+  async current(db: Executor, key: string, windowStartedBy: string): Promise<number> {
+    const row = await db
+      .selectFrom('login_throttle')
+      .select('count')
+      .where('key', '=', key)
+      .where('window_start', '>', windowStartedBy)
+      .executeTakeFirst();
+    return row === undefined ? 0 : Number(row.count);
+  },
+
+  /** Takes one attempt back (it turned out not to be a failure). */
+  async decrement(db: Executor, key: string): Promise<void> {
+    await db
+      .updateTable('login_throttle')
+      .set({ count: sql<number>`count - 1` })
+      .where('key', '=', key)
+      .where('count', '>', 0)
+      .execute();
+  },
+
+  async clear(db: Executor, keys: string[]): Promise<void> {
+    await db.deleteFrom('login_throttle').where('key', 'in', keys).execute();
   },
 };
