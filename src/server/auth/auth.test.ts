@@ -289,6 +289,53 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     expect(sameSite.statusCode).toBe(200);
   });
 
+  it('audits a change refused for want of permission, and a cross-site one', async () => {
+    const nurse = await signedInAs(t, 'nurse', 'nurse-refused');
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: nurse.cookie },
+      payload: { username: 'someone', role: 'admin', password: 'a-long-enough-password' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const forged = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/session',
+      headers: { cookie: nurse.cookie, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(forged.statusCode).toBe(403);
+    const readRefused = await t.app.inject({
+      method: 'GET',
+      url: '/api/users',
+      headers: { cookie: nurse.cookie },
+    });
+    expect(readRefused.statusCode).toBe(403);
+
+    const rows = await t.database.db
+      .selectFrom('audit_events')
+      .select(['user_id', 'action', 'target_type', 'target_id', 'outcome'])
+      .where('user_id', '=', nurse.userId)
+      .where('action', '=', 'access_denied')
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      {
+        user_id: nurse.userId,
+        action: 'access_denied',
+        target_type: 'route',
+        target_id: 'POST /api/users',
+        outcome: 'failure',
+      },
+      {
+        user_id: nurse.userId,
+        action: 'access_denied',
+        target_type: 'route',
+        target_id: 'DELETE /api/session',
+        outcome: 'failure',
+      },
+    ]);
+  });
+
   it('sends security headers, and no-store on API responses', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");

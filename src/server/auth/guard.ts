@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { recordAudit } from '../services/audit.ts';
 import { can, type Action } from './policy.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
 
@@ -133,5 +134,24 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
     if (stateChanging.has(request.method)) checkSameOrigin(request);
     if (access === 'session') requireUser(request);
     else authorize(request, access);
+  });
+
+  // A change refused for want of permission, here or by a service's resource rule, is audited:
+  // who tried which route (its pattern, which carries no patient data), and when.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 403 || !stateChanging.has(request.method)) return;
+    try {
+      await recordAudit(context.database.db, {
+        at: context.now(),
+        actor: request.user,
+        action: 'access_denied',
+        target: { type: 'route', id: `${request.method} ${request.routeOptions.url ?? ''}` },
+        outcome: 'failure',
+        address: request.ip,
+      });
+    } catch (error) {
+      // The refusal stands; the database being away must not turn it into another answer.
+      request.log.warn({ err: (error as Error).name }, 'a refused change could not be audited');
+    }
   });
 }

@@ -16,6 +16,8 @@ export const auditActions = [
   'review_lock',
   'export',
   'code_extraction',
+  /** A change refused for want of permission (403); the target is the route refused. */
+  'access_denied',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

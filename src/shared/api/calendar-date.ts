@@ -25,3 +25,10 @@ export function inCalendarDateRange(date: string): boolean {
 export const calendarDateSchema = z.iso
   .date()
   .refine(inCalendarDateRange, { message: calendarDateRangeMessage });
+
+/** What a form says of a date the API would refuse (`Start Date must be ...`), or null. */
+export function calendarDateError(label: string, date: string): string | null {
+  return calendarDateSchema.safeParse(date).success
+    ? null
+    : `${label} must be a date from ${earliestCalendarDate} to ${latestCalendarDate}`;
+}

@@ -23,6 +23,7 @@ import { auditActionLabel, formatLocalDateTime } from '../format.ts';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { ScrollableTable } from '../components/ScrollableTable.tsx';
 import {
+  auditDateErrors,
   auditFiltersFromForm,
   auditFiltersFromSearch,
   auditSearchFromFilters,
@@ -49,10 +50,18 @@ function AuditFilterForm({
   const [action, setAction] = useState<string>(filters.action ?? '');
   const [from, setFrom] = useState(filters.from ?? '');
   const [to, setTo] = useState(filters.to ?? '');
+  const [dateErrors, setDateErrors] = useState<ReturnType<typeof auditDateErrors>>({
+    from: null,
+    to: null,
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    onApply(auditFiltersFromForm({ user, action, from, to }));
+    const errors = auditDateErrors({ from, to });
+    setDateErrors(errors);
+    if (errors.from === null && errors.to === null) {
+      onApply(auditFiltersFromForm({ user, action, from, to }));
+    }
   }
 
   return (
@@ -77,12 +86,14 @@ function AuditFilterForm({
             type="date"
             label="From"
             value={from}
+            error={dateErrors.from}
             onChange={(event) => setFrom(event.currentTarget.value)}
           />
           <TextInput
             type="date"
             label="To"
             value={to}
+            error={dateErrors.to}
             onChange={(event) => setTo(event.currentTarget.value)}
           />
         </SimpleGrid>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditActionLabel } from '../../format.ts';
 import {
+  auditDateErrors,
   auditFiltersFromForm,
   auditFiltersFromSearch,
   auditSearchFromFilters,
@@ -17,6 +18,19 @@ describe('audit filters', () => {
       from: '2026-01-02',
     });
     expect(auditFiltersFromSearch(new URLSearchParams('action=dance'))).toEqual({});
+  });
+
+  it('drops dates from the address that are not days the API takes', () => {
+    const search = new URLSearchParams('from=2026-02-30&to=9999-12-31');
+    expect(auditFiltersFromSearch(search)).toEqual({});
+  });
+
+  it('says which date of the form the API would refuse', () => {
+    expect(auditDateErrors({ from: '1899-12-31', to: '9999-12-31' })).toEqual({
+      from: 'From must be a date from 1900-01-01 to 9999-12-30',
+      to: 'To must be a date from 1900-01-01 to 9999-12-30',
+    });
+    expect(auditDateErrors({ from: '', to: '2026-03-04' })).toEqual({ from: null, to: null });
   });
 
   it('treats empty form values as no filter', () => {

@@ -125,6 +125,18 @@ describe('the history filters', () => {
     expect(dateRangeError({ from: '', to: '2026-11-01' })).toBeNull();
   });
 
+  it('refuses a date the server would refuse, naming the input', () => {
+    expect(dateRangeError({ from: '', to: '9999-12-31' })).toBe(
+      'End Date must be a date from 1900-01-01 to 9999-12-30',
+    );
+    expect(dateRangeError({ from: '0202-01-01', to: '2026-11-01' })).toBe(
+      'Start Date must be a date from 1900-01-01 to 9999-12-30',
+    );
+    expect(dateRangeError({ from: '275760-01-01', to: '' })).toBe(
+      'Start Date must be a date from 1900-01-01 to 9999-12-30',
+    );
+  });
+
   it('lists the applied dates', () => {
     expect(activeFiltersText(noDates)).toBeNull();
     expect(activeFiltersText({ from: '2026-11-01', to: '' })).toBe(
