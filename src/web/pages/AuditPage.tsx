@@ -99,7 +99,13 @@ function AuditFilterForm({
         </SimpleGrid>
         <Group gap="sm">
           <Button type="submit">Apply filters</Button>
-          <Button variant="default" onClick={() => onApply({})}>
+          <Button
+            variant="default"
+            onClick={() => {
+              setDateErrors({ from: null, to: null });
+              onApply({});
+            }}
+          >
             Clear filters
           </Button>
           <Button component="a" href={auditCsvUrl(filters)} download variant="default">
