@@ -383,9 +383,26 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
 }
 
+/**
+ * Whether a cursor's time is an instant as the server writes them (ISO-8601 UTC) that both
+ * engines can compare: Date.parse alone takes `1`, rolls 2026-02-30 over into March and reads
+ * years PostgreSQL refuses.
+ */
+function isCursorInstant(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/.test(text)) return false;
+  const parsed = Date.parse(text);
+  if (Number.isNaN(parsed) || text.startsWith('0000')) return false;
+  return new Date(parsed).toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 function decodeCursor(text: string): Cursor {
   const [createdAt, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (createdAt === undefined || id === undefined || Number.isNaN(Date.parse(createdAt))) {
+  if (
+    createdAt === undefined ||
+    id === undefined ||
+    !isCursorInstant(createdAt) ||
+    id.includes('\u0000')
+  ) {
     throw new AppError(400, 'validation_failed', 'cursor: Invalid cursor', 'cursor');
   }
   return { createdAt, id };
