@@ -5,6 +5,7 @@ import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 interface Created {
   id: string;
   code: string;
+  version: number;
   totalScore: number;
 }
 
@@ -39,11 +40,14 @@ async function signInByApi(page: Page, username = adminUsername, password = admi
 async function deleteAllAssessments(request: APIRequestContext) {
   for (;;) {
     const list = (await (await request.get('/api/assessments?limit=200')).json()) as {
-      items: Array<{ id: string }>;
+      items: Array<{ id: string; version: number }>;
     };
     if (list.items.length === 0) return;
-    for (const { id } of list.items) {
-      expect((await request.delete(`/api/assessments/${id}`)).status()).toBe(204);
+    for (const { id, version } of list.items) {
+      const deleted = await request.delete(`/api/assessments/${id}`, {
+        headers: { 'if-match': `"${version}"` },
+      });
+      expect(deleted.status()).toBe(204);
     }
   }
 }
@@ -54,8 +58,11 @@ async function createAssessment(request: APIRequestContext, body: object): Promi
   return (await response.json()) as Created;
 }
 
-async function signOff(request: APIRequestContext, id: string) {
-  expect((await request.post(`/api/assessments/${id}/sign-off`)).status()).toBe(200);
+async function signOff(request: APIRequestContext, { id, version }: Created) {
+  const signed = await request.post(`/api/assessments/${id}/sign-off`, {
+    headers: { 'if-match': `"${version}"` },
+  });
+  expect(signed.status()).toBe(200);
 }
 
 /** The five patients above, the first and last signed off. */
@@ -67,8 +74,8 @@ async function createPatients(request: APIRequestContext) {
     man30: await createAssessment(request, patients.man30),
     man71: await createAssessment(request, patients.man71),
   };
-  await signOff(request, created.woman62.id);
-  await signOff(request, created.man71.id);
+  await signOff(request, created.woman62);
+  await signOff(request, created.man71);
   return created;
 }
 
@@ -409,6 +416,38 @@ test.describe('the assessment history', () => {
     await expect(page.getByText('Delete failed')).toBeVisible();
     await expect(page.getByText('Database is locked')).toBeVisible();
     await expect(rowOf(page, created.man45.code)).toBeVisible();
+  });
+
+  test('deletes nothing when someone else changed the assessment since the list was loaded', async ({
+    page,
+  }) => {
+    const row = rowOf(page, created.man45.code);
+    await expect(row).toContainText('Male, 45 years');
+    const changed = await page.request.put(`/api/assessments/${created.man45.id}`, {
+      headers: { 'if-match': `"${created.man45.version}"` },
+      data: { ...patients.man45, demographics: { ...patients.man45.demographics, age: 46 } },
+    });
+    expect(changed.status()).toBe(200);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete assessment' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(page.getByText('Delete failed')).toBeVisible();
+    await expect(
+      page.getByText('Someone else changed this assessment after you opened it.', { exact: false }),
+    ).toBeVisible();
+    // The list shows the assessment as it is now, and a delete of that version goes through.
+    await expect(row).toContainText('Male, 46 years');
+    await expect(page.getByText('Found 5 of 5 assessments')).toBeVisible();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete assessment' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByText('Found 4 of 4 assessments')).toBeVisible();
   });
 
   test('shows the listing error panel, with Try Again and Dismiss Error', async ({ page }) => {

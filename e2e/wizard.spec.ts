@@ -425,7 +425,10 @@ test('a conflicting change is reported with a reload that keeps the typed notes'
 
   // Signed off by someone else meanwhile: the update is refused and says why.
   await notes.fill('Their note. Mine too.');
-  const signedOff = await page.request.post(`/api/assessments/${id}/sign-off`);
+  const current = await page.request.get(`/api/assessments/${id}`);
+  const signedOff = await page.request.post(`/api/assessments/${id}/sign-off`, {
+    headers: { 'if-match': current.headers().etag ?? '' },
+  });
   expect(signedOff.status()).toBe(200);
   await page.getByRole('button', { name: 'Update Assessment' }).click();
   await expect(page.getByText('Cannot update signed-off assessment')).toBeVisible();

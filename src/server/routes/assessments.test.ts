@@ -59,6 +59,11 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
       headers: { cookie: who.cookie, ...headers },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
+  const atVersion = (version: number) => ({ 'if-match': `"${version}"` });
+  const signOff = (who: { cookie: string }, id: string, version: number) =>
+    call(who, 'POST', `/api/assessments/${id}/sign-off`, undefined, atVersion(version));
+  const remove = (who: { cookie: string }, id: string, version: number) =>
+    call(who, 'DELETE', `/api/assessments/${id}`, undefined, atVersion(version));
   const create = async (body: object = patient, who = nurse) => {
     const response = await call(who, 'POST', '/api/assessments', body);
     expect(response.statusCode, response.body).toBe(201);
@@ -224,8 +229,9 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
 
   it("signs off with the signer's name, for good, and then refuses updates", async () => {
     const created = await create();
-    const signed = await call(doctor, 'POST', `/api/assessments/${created.id}/sign-off`);
+    const signed = await signOff(doctor, created.id, 1);
     expect(signed.statusCode).toBe(200);
+    expect(signed.headers.etag).toBe('"2"');
     expect(signed.json()).toMatchObject({ signedOff: true, signedOffBy: 'Dee Doctor', version: 2 });
     const update = await call(
       nurse,
@@ -238,9 +244,7 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
     expect(update.json()).toEqual({
       error: { code: 'signed_off', message: 'Cannot update signed-off assessment' },
     });
-    expect((await call(nurse, 'POST', `/api/assessments/${created.id}/sign-off`)).statusCode).toBe(
-      409,
-    );
+    expect((await signOff(nurse, created.id, 2)).statusCode).toBe(409);
     const read = (await call(nurse, 'GET', `/api/assessments/${created.id}`)).json<Assessment>();
     expect(read.notes).toBeNull();
     expect(read.version).toBe(2);
@@ -248,9 +252,9 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
 
   it('soft-deletes: gone from the list and from nurses, kept for admins, restorable by an admin', async () => {
     const created = await create({ ...patient, notes: 'to delete' });
-    expect((await call(nurse, 'DELETE', `/api/assessments/${created.id}`)).statusCode).toBe(204);
+    expect((await remove(nurse, created.id, 1)).statusCode).toBe(204);
     expect((await call(nurse, 'GET', `/api/assessments/${created.id}`)).statusCode).toBe(404);
-    expect((await call(nurse, 'DELETE', `/api/assessments/${created.id}`)).statusCode).toBe(404);
+    expect((await remove(nurse, created.id, 2)).statusCode).toBe(404);
     const list = (
       await call(nurse, 'GET', `/api/assessments?q=${created.code}`)
     ).json<AssessmentList>();
@@ -274,10 +278,10 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
 
   it('lets only an admin delete a signed-off assessment', async () => {
     const created = await create();
-    await call(nurse, 'POST', `/api/assessments/${created.id}/sign-off`);
-    expect((await call(nurse, 'DELETE', `/api/assessments/${created.id}`)).statusCode).toBe(403);
-    expect((await call(doctor, 'DELETE', `/api/assessments/${created.id}`)).statusCode).toBe(403);
-    expect((await call(admin, 'DELETE', `/api/assessments/${created.id}`)).statusCode).toBe(204);
+    expect((await signOff(nurse, created.id, 1)).statusCode).toBe(200);
+    expect((await remove(nurse, created.id, 2)).statusCode).toBe(403);
+    expect((await remove(doctor, created.id, 2)).statusCode).toBe(403);
+    expect((await remove(admin, created.id, 2)).statusCode).toBe(204);
   });
 
   it.each([
@@ -320,12 +324,150 @@ describe.each(testDatabases())('the assessments API on $engine', (testDatabase) 
     expect(await rowCounts()).toEqual(before);
   });
 
+  describe.each([
+    { change: 'sign-off', method: 'POST', suffix: '/sign-off', succeeded: 200 },
+    { change: 'delete', method: 'DELETE', suffix: '', succeeded: 204 },
+  ] as const)('a $change', ({ change, method, suffix, succeeded }) => {
+    const changeAt = (who: { cookie: string }, id: string, version?: number) =>
+      call(
+        who,
+        method,
+        `/api/assessments/${id}${suffix}`,
+        undefined,
+        version === undefined ? {} : atVersion(version),
+      );
+    const stored = async (id: string) =>
+      t.database.db
+        .selectFrom('assessments')
+        .select(['version', 'signed_off', 'deleted_at', 'notes'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const auditActions = async (id: string) =>
+      (
+        await t.database.db
+          .selectFrom('audit_events')
+          .select('action')
+          .where('target_id', '=', id)
+          .orderBy('id')
+          .execute()
+      ).map((row) => row.action);
+    const changed = (row: Awaited<ReturnType<typeof stored>>) =>
+      change === 'sign-off' ? Boolean(row.signed_off) : row.deleted_at !== null;
+    const theirEdit = (id: string) =>
+      call(
+        otherNurse,
+        'PUT',
+        `/api/assessments/${id}`,
+        { ...patient, notes: 'their change' },
+        atVersion(1),
+      );
+
+    it('must name the version it changes (428), changing nothing', async () => {
+      const created = await create();
+      const before = await stored(created.id);
+      const missing = await changeAt(nurse, created.id);
+      expect(missing.statusCode).toBe(428);
+      expect(missing.json()).toEqual({
+        error: {
+          code: 'precondition_required',
+          message: 'An update must say which version it changes (If-Match).',
+          field: 'If-Match',
+        },
+      });
+      expect(await stored(created.id)).toEqual(before);
+      expect(await auditActions(created.id)).toEqual(['assessment_create']);
+    });
+
+    it('is refused (412) when someone else changed the assessment since, changing nothing', async () => {
+      const created = await create();
+      expect((await theirEdit(created.id)).statusCode).toBe(200);
+      const before = await stored(created.id);
+      const stale = await changeAt(nurse, created.id, 1);
+      expect(stale.statusCode).toBe(412);
+      expect(stale.json()).toEqual({
+        error: {
+          code: 'stale_version',
+          message:
+            'Someone else changed this assessment after you opened it. Reload it to see their changes; nothing was saved.',
+        },
+      });
+      expect(await stored(created.id)).toEqual(before);
+      expect(await auditActions(created.id)).toEqual(['assessment_create', 'assessment_update']);
+    });
+
+    it('succeeds at the current version', async () => {
+      const created = await create();
+      expect((await theirEdit(created.id)).statusCode).toBe(200);
+      const response = await changeAt(nurse, created.id, 2);
+      expect(response.statusCode, response.body).toBe(succeeded);
+      const after = await stored(created.id);
+      expect(after.version).toBe(3);
+      expect(changed(after)).toBe(true);
+      if (change === 'sign-off') {
+        expect(response.headers.etag).toBe('"3"');
+        expect(response.json()).toMatchObject({ signedOff: true, version: 3 });
+      }
+      expect(await auditActions(created.id)).toEqual([
+        'assessment_create',
+        'assessment_update',
+        change === 'sign-off' ? 'assessment_sign_off' : 'assessment_delete',
+      ]);
+    });
+
+    it('and an update made from the same version: exactly one lands', async () => {
+      for (let round = 0; round < 5; round++) {
+        const created = await create();
+        const [mine, theirs] = await Promise.all([
+          changeAt(nurse, created.id, 1),
+          theirEdit(created.id),
+        ]);
+        const after = await stored(created.id);
+        expect(after.version).toBe(2);
+        if (mine.statusCode === succeeded) {
+          expect([404, 409, 412]).toContain(theirs.statusCode);
+          expect(changed(after)).toBe(true);
+          expect(after.notes).toBeNull();
+        } else {
+          expect(mine.statusCode).toBe(412);
+          expect(theirs.statusCode).toBe(200);
+          expect(changed(after)).toBe(false);
+          expect(after.notes).toBe('their change');
+        }
+      }
+    });
+  });
+
+  it('declares If-Match and its 412 and 428 answers on every change of an assessment', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters?: Array<{ in: string; name: string }>; responses: Record<string, unknown> }
+        >
+      >;
+    }>();
+    for (const [path, method] of [
+      ['/api/assessments/{id}', 'put'],
+      ['/api/assessments/{id}/sign-off', 'post'],
+      ['/api/assessments/{id}', 'delete'],
+    ] as const) {
+      const operation = document.paths[path]?.[method];
+      expect(operation?.parameters).toContainEqual(
+        expect.objectContaining({ in: 'header', name: 'if-match' }),
+      );
+      expect(Object.keys(operation?.responses ?? {})).toEqual(
+        expect.arrayContaining(['412', '428']),
+      );
+    }
+  });
+
   it('writes an audit row for each create, update, sign-off, delete and restore', async () => {
     const created = await create();
-    await call(nurse, 'PUT', `/api/assessments/${created.id}`, patient, { 'if-match': '"1"' });
-    await call(nurse, 'DELETE', `/api/assessments/${created.id}`);
+    await call(nurse, 'PUT', `/api/assessments/${created.id}`, patient, atVersion(1));
+    await remove(nurse, created.id, 2);
     await call(admin, 'POST', `/api/assessments/${created.id}/restore`);
-    await call(nurse, 'POST', `/api/assessments/${created.id}/sign-off`);
+    await signOff(nurse, created.id, 4);
     const rows = await t.database.db
       .selectFrom('audit_events')
       .select(['action', 'username'])
@@ -368,11 +510,12 @@ describe.each(testDatabases())('the history on $engine', (testDatabase) => {
     await add('womanPartial', { demographics: { gender: 'Female' } });
     await add('man30', { demographics: { age: 30, gender: 'Male', height: 175, weight: 70 } });
     nurse = await signedInAs(t, 'nurse');
-    await t.app.inject({
+    const signed = await t.app.inject({
       method: 'POST',
       url: `/api/assessments/${ids.woman62?.id ?? ''}/sign-off`,
-      headers: { cookie: nurse.cookie },
+      headers: { cookie: nurse.cookie, 'if-match': '"1"' },
     });
+    expect(signed.statusCode, signed.body).toBe(200);
   });
   afterAll(async () => {
     await t.close();

@@ -46,6 +46,31 @@ function ifMatchVersion(request: FastifyRequest): number | undefined {
   return Number(match[1]);
 }
 
+/**
+ * The version a change is based on. Every change of an assessment names the version the user saw,
+ * so that it never lands on a record someone else changed meanwhile.
+ */
+function requiredIfMatchVersion(request: FastifyRequest): number {
+  const version = ifMatchVersion(request);
+  if (version === undefined) {
+    throw new AppError(
+      428,
+      'precondition_required',
+      'An update must say which version it changes (If-Match).',
+      'If-Match',
+    );
+  }
+  return version;
+}
+
+/** The OpenAPI side of If-Match: optional in the schema, so that its absence is a 428. */
+const ifMatchHeaders = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .describe('The version the change is based on, as the ETag named it ("3")'),
+});
+
 export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -113,7 +138,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: 'Replace the inputs and notes; If-Match must carry the version it was based on',
           tags,
           params: assessmentIdParamsSchema,
-          headers: z.object({ 'if-match': z.string().optional() }),
+          headers: ifMatchHeaders,
           body: assessmentBodySchema,
           response: {
             200: assessmentSchema,
@@ -123,20 +148,11 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const version = ifMatchVersion(request);
-        if (version === undefined) {
-          throw new AppError(
-            428,
-            'precondition_required',
-            'An update must say which version it changes (If-Match).',
-            'If-Match',
-          );
-        }
         const assessment = await updateAssessment(
           context,
           requesterOf(request),
           request.params.id,
-          version,
+          requiredIfMatchVersion(request),
           request.body,
         );
         void reply.header('etag', etag(assessment.version));
@@ -149,10 +165,12 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'assessment.signOff' },
         schema: {
-          summary: 'Sign off an assessment; it cannot be undone and freezes the record',
+          summary:
+            'Sign off an assessment; it cannot be undone and freezes the record. If-Match must carry the version the user saw',
           tags,
           params: assessmentIdParamsSchema,
-          response: { 200: assessmentSchema, ...errors, ...errorResponses(412) },
+          headers: ifMatchHeaders,
+          response: { 200: assessmentSchema, ...errors, ...errorResponses(412, 428) },
         },
       },
       async (request, reply) => {
@@ -160,7 +178,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           context,
           requesterOf(request),
           request.params.id,
-          ifMatchVersion(request),
+          requiredIfMatchVersion(request),
         );
         void reply.header('etag', etag(assessment.version));
         return assessment;
@@ -172,14 +190,21 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'assessment.delete' },
         schema: {
-          summary: 'Delete an assessment (soft: it stays in the database, restorable by an admin)',
+          summary:
+            'Delete an assessment (soft: it stays in the database, restorable by an admin). If-Match must carry the version the user saw',
           tags,
           params: assessmentIdParamsSchema,
-          response: { 204: z.null(), ...errors },
+          headers: ifMatchHeaders,
+          response: { 204: z.null(), ...errors, ...errorResponses(412, 428) },
         },
       },
       async (request, reply) => {
-        await deleteAssessment(context, requesterOf(request), request.params.id);
+        await deleteAssessment(
+          context,
+          requesterOf(request),
+          request.params.id,
+          requiredIfMatchVersion(request),
+        );
         return reply.status(204).send(null);
       },
     );

@@ -36,7 +36,7 @@ describe.each(testDatabases())('the code extraction API on $engine', (testDataba
     await t.app.inject({
       method: 'DELETE',
       url: `/api/assessments/${deleted.id}`,
-      headers: { cookie: nurse.cookie },
+      headers: { cookie: nurse.cookie, 'if-match': '"1"' },
     });
     await t.app.inject({
       method: 'PUT',

@@ -153,8 +153,12 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     doctor = await signedInAs(t, 'doctor', undefined, 'Dee Doctor');
     admin = await signedInAs(t, 'admin');
   };
-  const call = (who: { cookie: string }, url: string, method: 'GET' | 'POST' = 'GET') =>
-    t.app.inject({ method, url, headers: { cookie: who.cookie } });
+  const call = (
+    who: { cookie: string },
+    url: string,
+    method: 'GET' | 'POST' = 'GET',
+    headers: Record<string, string> = {},
+  ) => t.app.inject({ method, url, headers: { cookie: who.cookie, ...headers } });
   const ok = async (who: { cookie: string }, url: string) => {
     const response = await call(who, url);
     expect(response.statusCode, response.body).toBe(200);
@@ -205,10 +209,12 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     const removed = await t.app.inject({
       method: 'DELETE',
       url: `/api/assessments/${created.deleted.id}`,
-      headers: { cookie: nurse.cookie },
+      headers: { cookie: nurse.cookie, 'if-match': '"1"' },
     });
     expect(removed.statusCode).toBe(204);
-    const signed = await call(doctor, `/api/assessments/${created.woman62.id}/sign-off`, 'POST');
+    const signed = await call(doctor, `/api/assessments/${created.woman62.id}/sign-off`, 'POST', {
+      'if-match': `"${created.woman62.version}"`,
+    });
     expect(signed.statusCode).toBe(200);
     created.woman62 = signed.json<Assessment>();
     // A finalized doctor review: one comment, one left empty.
@@ -680,7 +686,11 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
       ) as RiskAssessmentJson;
     expect(tb.prediction[0]?.qualitativeRisk?.coding[0]?.code).toBe('high');
     expect(
-      (await call(doctor, `/api/assessments/${created.man45.id}/sign-off`, 'POST')).statusCode,
+      (
+        await call(doctor, `/api/assessments/${created.man45.id}/sign-off`, 'POST', {
+          'if-match': `"${created.man45.version}"`,
+        })
+      ).statusCode,
     ).toBe(200);
     expect(await statuses()).toEqual(Array(6).fill('final'));
   });

@@ -76,7 +76,11 @@ describe.each(testDatabases())('the population panel API on $engine', (testDatab
       ['DELETE', `/api/assessments/${created.deleted?.id ?? ''}`],
       ['POST', `/api/assessments/${created.diagnosedTb?.id ?? ''}/sign-off`],
     ] as const) {
-      const response = await t.app.inject({ method, url, headers: { cookie: nurse.cookie } });
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: { cookie: nurse.cookie, 'if-match': '"1"' },
+      });
       expect(response.statusCode, response.body).toBeLessThan(300);
     }
   });

@@ -35,17 +35,21 @@ function statusOf(patient: Parameters<typeof score>[0], condition: Condition): R
 
 type Caller = { cookie: string };
 
+/** The If-Match of a change based on this version of an assessment. */
+const atVersion = (version: number) => ({ 'if-match': `"${version}"` });
+
 function apiCaller(t: () => TestApp) {
   const call = (
     who: Caller,
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: unknown,
+    headers: Record<string, string> = {},
   ) =>
     t().app.inject({
       method,
       url,
-      headers: { cookie: who.cookie },
+      headers: { cookie: who.cookie, ...headers },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
   const create = async (who: Caller, body: object) => {
@@ -268,7 +272,10 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     await call(doctor, 'PUT', reviewUrl(assessment.id), {
       reviews: [{ condition: 'TB', agreed: true, comments: 'before deletion' }],
     });
-    expect((await call(nurse, 'DELETE', `/api/assessments/${assessment.id}`)).statusCode).toBe(204);
+    expect(
+      (await call(nurse, 'DELETE', `/api/assessments/${assessment.id}`, undefined, atVersion(1)))
+        .statusCode,
+    ).toBe(204);
     const before = await storedRows(assessment.id);
     const attempts = [
       await call(doctor, 'GET', reviewUrl(assessment.id)),
@@ -414,7 +421,10 @@ describe.each(testDatabases())('the review agreement summary on $engine', (testD
     // Not counted: a review still open, and a finalized review of a deleted assessment.
     await review(coughingPatient, [{ condition: 'TB', agreed: true }], 'save');
     const deleted = await review(coughingPatient, [{ condition: 'TB', agreed: true }], 'lock');
-    expect((await call(nurse, 'DELETE', `/api/assessments/${deleted.id}`)).statusCode).toBe(204);
+    expect(
+      (await call(nurse, 'DELETE', `/api/assessments/${deleted.id}`, undefined, atVersion(1)))
+        .statusCode,
+    ).toBe(204);
 
     const result = await summary(admin);
     const tb = conditionOf(result, 'TB');

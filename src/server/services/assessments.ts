@@ -226,8 +226,8 @@ function assertLive(row: AssessmentRow): void {
   if (row.deleted_at !== null) throw notFound();
 }
 
-function assertVersion(row: AssessmentRow, expectedVersion: number | undefined): void {
-  if (expectedVersion !== undefined && row.version !== expectedVersion) {
+function assertVersion(row: AssessmentRow, expectedVersion: number): void {
+  if (row.version !== expectedVersion) {
     throw new AppError(412, 'stale_version', staleVersionMessage);
   }
 }
@@ -282,13 +282,16 @@ type AssessmentChanges = Parameters<typeof assessmentsRepository.updateAssessmen
 
 /**
  * One audited change of an assessment's own row, in one transaction: `decide` checks the row
- * (throwing to refuse) and says what to change; the write succeeds only at the version read.
+ * (throwing to refuse) and says what to change. The write succeeds only at the version the user
+ * saw (`expectedVersion`, else the version read): the check and the write are one statement, so a
+ * change committed by someone else after the read refuses this one (412) on either engine.
  */
 async function changeAssessment(
   context: AppContext,
   requester: Requester,
   id: string,
   action: AuditAction,
+  expectedVersion: number | undefined,
   decide: (row: AssessmentRow, at: string) => AssessmentChanges,
 ): Promise<void> {
   const now = context.now();
@@ -296,10 +299,11 @@ async function changeAssessment(
     const row = await assessmentsRepository.findAssessment(trx, id);
     if (row === undefined) throw notFound();
     const changes = decide(row, now.toISOString());
+    if (expectedVersion !== undefined) assertVersion(row, expectedVersion);
     const updated = await assessmentsRepository.updateAssessmentAtVersion(
       trx,
       id,
-      row.version,
+      expectedVersion ?? row.version,
       changes,
     );
     if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
@@ -317,22 +321,28 @@ export async function signOffAssessment(
   context: AppContext,
   requester: Requester,
   id: string,
-  expectedVersion: number | undefined,
+  expectedVersion: number,
 ): Promise<Assessment> {
-  await changeAssessment(context, requester, id, 'assessment_sign_off', (row, at) => {
-    assertLive(row);
-    if (bool(row.signed_off)) {
-      throw new AppError(409, 'signed_off', 'This assessment is already signed off.');
-    }
-    assertVersion(row, expectedVersion);
-    return {
-      signed_off: true,
-      signed_off_at: at,
-      signed_off_by: requester.user.displayName,
-      signed_off_by_user_id: requester.user.id,
-      updated_at: at,
-    };
-  });
+  await changeAssessment(
+    context,
+    requester,
+    id,
+    'assessment_sign_off',
+    expectedVersion,
+    (row, at) => {
+      assertLive(row);
+      if (bool(row.signed_off)) {
+        throw new AppError(409, 'signed_off', 'This assessment is already signed off.');
+      }
+      return {
+        signed_off: true,
+        signed_off_at: at,
+        signed_off_by: requester.user.displayName,
+        signed_off_by_user_id: requester.user.id,
+        updated_at: at,
+      };
+    },
+  );
   return present(await loadOrThrow(context.database.db, id));
 }
 
@@ -340,18 +350,26 @@ export async function deleteAssessment(
   context: AppContext,
   requester: Requester,
   id: string,
+  expectedVersion: number,
 ): Promise<void> {
-  await changeAssessment(context, requester, id, 'assessment_delete', (row, at) => {
-    assertLive(row);
-    if (bool(row.signed_off) && !can(requester.user.role, 'assessment.deleteSignedOff')) {
-      throw new AppError(
-        403,
-        'forbidden',
-        'Only an administrator can delete a signed-off assessment.',
-      );
-    }
-    return { deleted_at: at, deleted_by: requester.user.id, updated_at: at };
-  });
+  await changeAssessment(
+    context,
+    requester,
+    id,
+    'assessment_delete',
+    expectedVersion,
+    (row, at) => {
+      assertLive(row);
+      if (bool(row.signed_off) && !can(requester.user.role, 'assessment.deleteSignedOff')) {
+        throw new AppError(
+          403,
+          'forbidden',
+          'Only an administrator can delete a signed-off assessment.',
+        );
+      }
+      return { deleted_at: at, deleted_by: requester.user.id, updated_at: at };
+    },
+  );
 }
 
 export async function restoreAssessment(
@@ -359,7 +377,7 @@ export async function restoreAssessment(
   requester: Requester,
   id: string,
 ): Promise<Assessment> {
-  await changeAssessment(context, requester, id, 'assessment_restore', (row, at) => {
+  await changeAssessment(context, requester, id, 'assessment_restore', undefined, (row, at) => {
     if (row.deleted_at === null)
       throw new AppError(409, 'conflict', 'This assessment is not deleted.');
     return { deleted_at: null, deleted_by: null, updated_at: at };

@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { score, type PatientData } from '../../engine/index.ts';
 import {
   assessmentSchema,
+  staleVersionMessage,
   type Assessment,
   type AssessmentBody,
   type AssessmentList,
   type AssessmentSummary,
 } from '../../shared/api/assessments.ts';
-import { saveNewAssessment } from './assessments.ts';
+import { saveNewAssessment, signOffAssessment } from './assessments.ts';
 import { answer, failureOf, planFetch } from './planned-fetch.ts';
 
 const code = 'ASS-MHX3K2QZ-7F2A';
@@ -175,5 +176,34 @@ describe('saveNewAssessment', () => {
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status, code: envelope.code, field: envelope.field });
     expect(requestsOf(fetchMock)).toEqual(lookup.slice(0, 1));
+  });
+});
+
+describe('signOffAssessment', () => {
+  it('names the version the user saw in If-Match', async () => {
+    const signed = assessmentOf({
+      version: 4,
+      signedOff: true,
+      signedOffAt: '2026-11-22T09:05:00.000Z',
+      signedOffBy: creator,
+    });
+    const fetchMock = planFetch(answer(200, signed));
+
+    await expect(signOffAssessment(storedId, 3)).resolves.toEqual(signed);
+    expect(requestsOf(fetchMock)).toEqual([
+      { url: `/api/assessments/${storedId}/sign-off`, method: 'POST' },
+    ]);
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ 'if-match': '"3"' });
+  });
+
+  it('fails with the stale-version message when someone else changed it since (412)', async () => {
+    planFetch(answer(412, { error: { code: 'stale_version', message: staleVersionMessage } }));
+
+    const error = await failureOf(signOffAssessment(storedId, 3));
+    expect(error).toMatchObject({
+      status: 412,
+      code: 'stale_version',
+      message: staleVersionMessage,
+    });
   });
 });

@@ -10,8 +10,11 @@ function assessmentPath(id: string): string {
   return `/api/assessments/${encodeURIComponent(id)}`;
 }
 
-/** An update or sign-off names the version it is based on; the server refuses a stale one (412). */
-function ifMatch(version: number): Record<string, string> {
+/**
+ * An update, sign-off or delete names the version of the assessment the user saw; the server
+ * refuses a change based on a stale one (412).
+ */
+export function ifMatch(version: number): Record<string, string> {
   return { 'if-match': `"${version}"` };
 }
 

@@ -1,5 +1,6 @@
 import { assessmentListSchema, type AssessmentList } from '../../shared/api/assessments.ts';
 import { populationSchema, type Population } from '../../shared/api/population.ts';
+import { ifMatch } from './assessments.ts';
 import { apiRequest } from './client.ts';
 
 /** What narrows the history: the search words and whole days (YYYY-MM-DD), unset when empty. */
@@ -31,6 +32,10 @@ export function getPopulation(filter: HistoryFilter, signal?: AbortSignal): Prom
   });
 }
 
-export function deleteAssessment(id: string): Promise<void> {
-  return apiRequest(`/api/assessments/${encodeURIComponent(id)}`, { method: 'DELETE' });
+/** Deletes the assessment as the user saw it (`version`); refused (412) if it changed since. */
+export function deleteAssessment(id: string, version: number): Promise<void> {
+  return apiRequest(`/api/assessments/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    headers: ifMatch(version),
+  });
 }

@@ -62,6 +62,8 @@ export function useAssessmentHistory(filter: HistoryFilter) {
 
   const dismissError = useCallback(() => dispatch({ type: 'dismissed' }), []);
   const removeRow = useCallback((id: string) => dispatch({ type: 'removed', id }), []);
+  /** Asks for the first page again, as it is now; the rows stay on screen until it arrives. */
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
 
-  return { state, loadMore, retry, dismissError, removeRow };
+  return { state, loadMore, retry, dismissError, removeRow, reload };
 }

@@ -16,6 +16,7 @@ import { notifications } from '@mantine/notifications';
 import type { AssessmentSummary } from '../../../shared/api/assessments.ts';
 import type { SessionUser } from '../../../shared/api/session.ts';
 import { can } from '../../../shared/permissions.ts';
+import { ApiError } from '../../api/client.ts';
 import { deleteAssessment } from '../../api/history.ts';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { errorMessage } from '../../forms.ts';
@@ -152,7 +153,7 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
   const [dateFormKey, setDateFormKey] = useState(0);
   const filter = useMemo(() => historyFilter(debouncedSearch, dates), [debouncedSearch, dates]);
 
-  const { state, loadMore, retry, dismissError, removeRow } = useAssessmentHistory(filter);
+  const { state, loadMore, retry, dismissError, removeRow, reload } = useAssessmentHistory(filter);
   const [populationRevision, setPopulationRevision] = useState(0);
   const population = usePopulation(filter, populationRevision);
   const deleteDialog = useModalTarget<AssessmentSummary>();
@@ -171,12 +172,18 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
     deleteDialog.close();
     setDeletingIds((ids) => new Set(ids).add(row.id));
     try {
-      await deleteAssessment(row.id);
+      // The delete names the version the row shows, so that it never removes someone's newer work.
+      await deleteAssessment(row.id, row.version);
       removeRow(row.id);
       setPopulationRevision((n) => n + 1);
       notifications.show({ color: 'green', message: `Assessment ${row.code ?? row.id} deleted.` });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Delete failed', message: errorMessage(error) });
+      if (error instanceof ApiError && error.status === 412) {
+        // Someone else changed it since the list was loaded: nothing was deleted; show it as it is now.
+        reload();
+        setPopulationRevision((n) => n + 1);
+      }
     } finally {
       setDeletingIds((ids) => {
         const next = new Set(ids);
