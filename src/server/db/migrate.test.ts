@@ -8,6 +8,8 @@ import { historySearch } from './migrations/20261122T0900-history-search.ts';
 import { liveCount } from './migrations/20261122T1000-live-count.ts';
 import { historyColumns } from './migrations/20261122T1100-history-columns.ts';
 import { postgresTrigram } from './migrations/20261122T1200-postgres-trigram.ts';
+import { auditNoRewrite } from './migrations/20261124T2345-audit-no-rewrite.ts';
+import { recordAudit } from '../services/audit.ts';
 import type { DatabaseHandle } from './database.ts';
 import { bool } from './repositories/executor.ts';
 import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
@@ -96,6 +98,113 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await expect(handle.db.deleteFrom('audit_events').execute()).rejects.toThrow(/append-only/);
       const rows = await handle.db.selectFrom('audit_events').select('action').execute();
       expect(rows).toEqual([{ action: 'login' }]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('refuse to rewrite or empty the audit trail by the ways round those triggers', async () => {
+    const handle = await open();
+    const trail = () => handle.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+    try {
+      await handle.db
+        .insertInto('audit_events')
+        .values({ at, username: 'nurse-nia', action: 'login', outcome: 'success' })
+        .execute();
+      const before = await trail();
+      const id = before[0]?.id ?? 0;
+      const rewrites =
+        handle.engine === 'postgres'
+          ? [
+              sql`insert into audit_events (id, at, action, outcome) overriding system value
+                values (${id}, ${at}, 'rewritten', 'success')
+                on conflict (id) do update set action = excluded.action`,
+              sql`truncate audit_events`,
+              sql`truncate table only audit_events restart identity`,
+            ]
+          : [
+              sql`replace into audit_events (id, at, action, outcome)
+                values (${id}, ${at}, 'rewritten', 'success')`,
+              sql`insert or replace into audit_events (id, at, action, outcome)
+                values (${id}, ${at}, 'rewritten', 'success')`,
+              sql`insert into audit_events (id, at, action, outcome)
+                values (${id}, ${at}, 'rewritten', 'success')
+                on conflict (id) do update set action = excluded.action`,
+              // SQLite's TRUNCATE: a DELETE without WHERE, which triggers keep a row-by-row delete.
+              sql`delete from audit_events`,
+            ];
+      for (const statement of rewrites) {
+        await expect(statement.execute(handle.db)).rejects.toThrow(/append-only/);
+        expect(await trail()).toEqual(before);
+      }
+      await expect(
+        handle.db.updateTable('audit_events').set({ action: 'changed' }).execute(),
+      ).rejects.toThrow(/append-only/);
+      await expect(
+        handle.db.deleteFrom('audit_events').where('id', '=', id).execute(),
+      ).rejects.toThrow(/append-only/);
+      expect(await trail()).toEqual(before);
+
+      // Appending goes on as before.
+      await handle.db
+        .insertInto('audit_events')
+        .values({ at, username: 'nurse-nia', action: 'logout', outcome: 'success' })
+        .execute();
+      expect((await trail()).map((row) => row.action)).toEqual(['login', 'logout']);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('keep the audit trail written before the rewrite guard, and guard it from then on', async () => {
+    const handle = await open();
+    const trail = () => handle.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+    const user = { id: 'u1', username: 'nurse-nia' };
+    try {
+      await undoThrough(handle, auditNoRewrite.name);
+      await insertEarlyAssessment(handle, 'a1', { searchText: 'a1 |2026-11-22' });
+      for (const action of ['login', 'assessment_create', 'assessment_sign_off'] as const) {
+        await recordAudit(handle.db, {
+          at: new Date(at),
+          actor: user,
+          action,
+          ...(action === 'login' ? {} : { target: { type: 'assessment', id: 'a1' } }),
+          address: '10.0.0.1',
+        });
+      }
+      await recordAudit(handle.db, {
+        at: new Date(at),
+        actor: { id: null, username: 'nurse-nia' },
+        action: 'login_failed',
+        outcome: 'failure',
+        address: '10.0.0.2',
+      });
+      const before = await trail();
+      expect(before).toHaveLength(4);
+
+      expect(await migrateToLatest(handle)).toContain(auditNoRewrite.name);
+      expect(await trail()).toEqual(before);
+
+      const first = before[0]?.id ?? 0;
+      await expect(
+        (handle.engine === 'postgres'
+          ? sql`truncate audit_events`
+          : sql`replace into audit_events (id, at, action, outcome)
+              values (${first}, ${at}, 'rewritten', 'success')`
+        ).execute(handle.db),
+      ).rejects.toThrow(/append-only/);
+      expect(await trail()).toEqual(before);
+
+      await recordAudit(handle.db, {
+        at: new Date(at),
+        actor: user,
+        action: 'logout',
+        address: '10.0.0.1',
+      });
+      const after = await trail();
+      expect(after.slice(0, 4)).toEqual(before);
+      expect(after[4]).toMatchObject({ action: 'logout', username: 'nurse-nia' });
+      expect(Number(after[4]?.id)).toBeGreaterThan(Number(before[3]?.id));
     } finally {
       await handle.close();
     }

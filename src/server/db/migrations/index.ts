@@ -5,6 +5,7 @@ import { liveCount } from './20261122T1000-live-count.ts';
 import { historyColumns } from './20261122T1100-history-columns.ts';
 import { postgresTrigram } from './20261122T1200-postgres-trigram.ts';
 import { loginThrottle } from './20261124T2330-login-throttle.ts';
+import { auditNoRewrite } from './20261124T2345-audit-no-rewrite.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly TriageMigration[] = [
   historyColumns,
   postgresTrigram,
   loginThrottle,
+  auditNoRewrite,
 ];
