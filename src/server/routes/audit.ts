@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/api/audit.ts';
+import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
-import { auditCsvLines, listAudit } from '../services/audit-trail.ts';
+import { auditTrailCsv, listAudit } from '../services/audit-trail.ts';
 
 const errors = errorResponses(400, 401, 403);
 
@@ -28,18 +29,19 @@ export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'audit.read' },
         schema: {
-          summary: 'Download the audit trail as CSV',
+          summary: 'Download the audit trail as CSV; the download is audited as an export',
           tags: ['audit'],
           querystring: auditQuerySchema.omit({ limit: true, before: true }),
           response: { 200: z.unknown().describe('text/csv'), ...errors },
         },
       },
       async (request, reply) => {
+        const csv = await auditTrailCsv(context, requesterOf(request), request.query);
         const date = context.now().toISOString().slice(0, 10);
         void reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="audit-trail-${date}.csv"`);
-        return reply.send(auditCsvLines(context, request.query));
+        return reply.send(csv);
       },
     );
   };

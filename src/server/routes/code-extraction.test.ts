@@ -139,6 +139,37 @@ describe.each(testDatabases())('the code extraction API on $engine', (testDataba
     expect(csv.body.split('\r\n')).toHaveLength(1 + 3 + 1);
   });
 
+  it('audits each download as one export naming the file, with no note text', async () => {
+    const trail = () =>
+      t.database.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+    for (const [url, file] of [
+      ['/api/code-extraction/report.txt', 'code-extraction/report.txt'],
+      ['/api/code-extraction/matches.csv', 'code-extraction/matches.csv'],
+    ] as const) {
+      const before = await trail();
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: doctor.cookie },
+      });
+      expect(response.statusCode).toBe(200);
+      const added = (await trail()).slice(before.length);
+      expect(added).toEqual([
+        expect.objectContaining({
+          action: 'export',
+          target_type: 'export',
+          target_id: file,
+          username: 'doctor-extract',
+          outcome: 'success',
+        }) as unknown,
+      ]);
+      const written = JSON.stringify(added);
+      for (const fromNotes of ['E11.9', 'I10', 'A15.0', 'hypertension', notDiagnosed.id]) {
+        expect(written).not.toContain(fromNotes);
+      }
+    }
+  });
+
   it('is for doctors and admins only, and audited', async () => {
     expect(
       (

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { extractionResultSchema } from '../../shared/api/code-extraction.ts';
 import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
-import { extractionCsv, extractionReportText } from '../extraction/index.ts';
-import { extractCodesFromNotes } from '../services/code-extraction.ts';
-import { localDate } from '../time.ts';
+import { extractCodesFromNotes, extractionDownload } from '../services/code-extraction.ts';
 import { errorResponses } from './responses.ts';
 
 const errors = errorResponses(401, 403);
@@ -60,25 +58,20 @@ export function codeExtractionRoutes(context: AppContext): FastifyPluginAsyncZod
         {
           config: { access: 'codes.extract' },
           schema: {
-            summary: kind === 'report' ? 'The extraction as a text report' : 'Every match as CSV',
+            summary:
+              kind === 'report'
+                ? 'The extraction as a text report; audited as an export'
+                : 'Every match as CSV; audited as an export',
             tags,
             response: { 200: z.string(), ...errors },
           },
         },
         async (request, reply) => {
-          const result = await extractCodesFromNotes(context, requesterOf(request));
-          const now = context.now();
-          const date = localDate(now, context.config.timeZone);
-          const [fileName, type, body] =
-            kind === 'report'
-              ? [
-                  `code-extraction-report-${date}.txt`,
-                  'text/plain; charset=utf-8',
-                  extractionReportText(result, now.toISOString()),
-                ]
-              : [`code-extraction-${date}.csv`, 'text/csv; charset=utf-8', extractionCsv(result)];
-          void reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`);
-          return body;
+          const file = await extractionDownload(context, requesterOf(request), kind);
+          void reply
+            .type(file.contentType)
+            .header('content-disposition', `attachment; filename="${file.fileName}"`);
+          return file.body;
         },
       );
     }

@@ -5,6 +5,8 @@ import type { AppContext } from '../context.ts';
 import { csvRow } from '../csv.ts';
 import { auditRepository, presentAuditEvent, type AuditFilter } from '../db/repositories/audit.ts';
 import { endOfDayExclusive, startOfDay } from '../time.ts';
+import type { Requester } from './assessments.ts';
+import { recordAudit } from './audit.ts';
 
 type AuditQuery = z.infer<typeof auditQuerySchema>;
 
@@ -44,11 +46,27 @@ const csvHeader = [
   'address',
 ];
 
-/** The whole filtered trail as CSV, streamed from a database cursor. */
-export function auditCsvLines(
+/**
+ * The audit trail downloaded as CSV. The download is itself an export, audited when it starts (a
+ * download cut short was still handed out); the row names the file, never the filter.
+ */
+export async function auditTrailCsv(
   context: AppContext,
+  requester: Requester,
   query: Omit<AuditQuery, 'limit' | 'before'>,
-): Readable {
+): Promise<Readable> {
+  await recordAudit(context.database.db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'export',
+    target: { type: 'export', id: 'audit.csv' },
+    address: requester.address,
+  });
+  return auditCsvLines(context, query);
+}
+
+/** The whole filtered trail as CSV, streamed from a database cursor. */
+function auditCsvLines(context: AppContext, query: Omit<AuditQuery, 'limit' | 'before'>): Readable {
   const filter = filterOf(context, query);
   async function* lines() {
     yield csvRow(csvHeader);
