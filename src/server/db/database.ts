@@ -75,5 +75,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new NodeSqliteDatabase(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, transaction: groupCommit(db), engine: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    transaction: groupCommit(db, () => sqlite.inTransaction),
+    engine: 'sqlite',
+    close: () => db.destroy(),
+  };
 }

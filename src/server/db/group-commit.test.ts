@@ -73,15 +73,41 @@ describe('group commit on SQLite', () => {
     await addUser('u3');
     expect(await userIds()).toEqual(['u0', 'u3']);
   });
+
+  it('rejects the whole batch with the disk-full error when SQLite rolled it back itself', async () => {
+    await addUser('u0');
+    // A database that may not grow fails as a full disk does (SQLITE_FULL), and SQLite then rolls
+    // the open transaction back on its own.
+    const pages = await sql<{ page_count: number }>`pragma page_count`.execute(handle.db);
+    const pageCount = pages.rows[0]!.page_count;
+    await sql.raw(`pragma max_page_count = ${pageCount}`).execute(handle.db);
+    const fillsTheDisk = () =>
+      handle.transaction(async (trx) => {
+        for (let i = 0; i < 200; i += 1) await addUserIn(trx, `bulk-${i}`, 'x'.repeat(2000));
+      });
+    const results = await Promise.allSettled([addUser('u1'), fillsTheDisk(), addUser('u2')]);
+    // u1 shared the failed transaction; u2, still queued, commits in the next one.
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    for (const result of results.slice(0, 2)) {
+      expect(result).toMatchObject({
+        reason: { errcode: 13, message: 'database or disk is full' },
+      });
+    }
+    expect(await userIds()).toEqual(['u0', 'u2']);
+
+    await sql.raw('pragma max_page_count = 1073741823').execute(handle.db);
+    await fillsTheDisk();
+    expect(await userIds()).toHaveLength(202);
+  });
 });
 
-function addUserIn(trx: Transaction<Database>, id: string) {
+function addUserIn(trx: Transaction<Database>, id: string, displayName = id) {
   return trx
     .insertInto('users')
     .values({
       id,
       username: id,
-      display_name: id,
+      display_name: displayName,
       role: 'nurse',
       password_hash: 'x',
       disabled: false,

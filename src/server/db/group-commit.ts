@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ControlledTransaction, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type TransactionWork<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -20,40 +20,62 @@ const maxChangesPerCommit = 64;
  * savepoint and rejected alone, the others commit with one wait for the disk, and no caller hears
  * of success before its change is durable. A change sees the committed-to-be changes queued before
  * it, exactly as it would had they committed first.
+ *
+ * Some failures (a full disk, an I/O error) make SQLite roll the whole transaction back by itself:
+ * `inTransaction` tells when it has, and then every change of the batch is rejected with that
+ * failure, since none of them was stored.
  */
-export function groupCommit(db: Kysely<Database>) {
+export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) {
   const queue: QueuedWork[] = [];
   let draining = false;
 
   async function commitBatch(): Promise<void> {
     const batch: Array<{ item: QueuedWork; value: unknown }> = [];
     let current: QueuedWork | undefined;
+    let trx: ControlledTransaction<Database>;
     try {
-      await db.transaction().execute(async (trx) => {
-        while (batch.length < maxChangesPerCommit) {
-          const item = queue.shift();
-          if (item === undefined) break;
-          current = item;
-          await sql`savepoint change`.execute(trx);
-          let value: unknown;
-          try {
-            value = await item.work(trx);
-          } catch (error) {
-            await sql`rollback to change`.execute(trx);
-            await sql`release change`.execute(trx);
-            current = undefined;
-            item.reject(error);
-            continue;
-          }
+      trx = await db.startTransaction().execute();
+    } catch (error) {
+      // Not even begun: the first queued change hears why, the others wait for the next batch.
+      queue.shift()?.reject(error);
+      return;
+    }
+    try {
+      while (batch.length < maxChangesPerCommit) {
+        const item = queue.shift();
+        if (item === undefined) break;
+        current = item;
+        await sql`savepoint change`.execute(trx);
+        let value: unknown;
+        try {
+          value = await item.work(trx);
+        } catch (error) {
+          // SQLite gave up the whole transaction: the batch is gone, not just this change.
+          if (!inTransaction()) throw error;
+          await sql`rollback to change`.execute(trx);
           await sql`release change`.execute(trx);
           current = undefined;
-          batch.push({ item, value });
+          item.reject(error);
+          continue;
         }
-      });
+        await sql`release change`.execute(trx);
+        current = undefined;
+        batch.push({ item, value });
+      }
+      await trx.commit().execute();
     } catch (error) {
       // The transaction could not go on or commit: nothing of the batch was stored.
-      current?.reject(error);
-      for (const { item } of batch) item.reject(error);
+      let failure = error;
+      try {
+        // Also gives the connection back, which a failed commit keeps.
+        await trx.rollback().execute();
+      } catch (rollbackError) {
+        // Without a transaction SQLite had already rolled back, and the failure that made it do
+        // so is the one to report; a rollback of an open transaction that fails is reported.
+        if (inTransaction()) failure = rollbackError;
+      }
+      current?.reject(failure);
+      for (const { item } of batch) item.reject(failure);
       return;
     }
     for (const { item, value } of batch) item.resolve(value);

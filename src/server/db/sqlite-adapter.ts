@@ -34,6 +34,14 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return new NodeSqliteStatement(statement);
   }
 
+  /**
+   * Whether a transaction is open. SQLite rolls a transaction back by itself after some failures
+   * (a full disk among them), and then there is nothing left to roll back.
+   */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
+
   /** Runs a statement outside Kysely (pragmas, checks in tests). */
   exec(sql: string): void {
     this.#db.exec(sql);
