@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorEnvelope } from '../shared/api/errors.ts';
 import { friendlyMessages } from '../shared/texts.ts';
+import { databaseFailureOf } from './db/failures.ts';
 
 /** An expected failure carried as a value: the status, a stable code, and the field at fault. */
 export class AppError extends Error {
@@ -63,8 +64,9 @@ function firstValidationIssue(error: FastifyError): { field: string; message: st
 }
 
 /**
- * The single place failures become responses: nothing leaks a stack trace, and a schema failure
- * names the field at fault.
+ * The single place failures become responses: nothing leaks a stack trace, a schema failure
+ * names the field at fault, and a database that is away or whose disk is full is a 503 that
+ * says so (the pool reconnects by itself, so the same request may succeed later).
  */
 export function handleError(
   error: FastifyError | AppError,
@@ -92,6 +94,17 @@ export function handleError(
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return reply.status(status).send(envelope('bad_request', error.message));
+  }
+  const failure = databaseFailureOf(error);
+  if (failure !== undefined) {
+    // The driver's own words (a socket error, a server shutting down, a full disk) name no record.
+    request.log.warn(
+      { err: { type: error.name, code: error.code, message: error.message } },
+      failure === 'disk_full' ? 'the database disk is full' : 'the database is unavailable',
+    );
+    return failure === 'disk_full'
+      ? reply.status(503).send(envelope('disk_full', friendlyMessages.diskFull))
+      : reply.status(503).send(envelope('database_unavailable', friendlyMessages.database));
   }
   request.log.error(
     { err: { type: error.name, message: error.message, stack: error.stack } },

@@ -11,6 +11,8 @@ export const productTexts = {
 export const friendlyMessages = {
   network: 'Network connection issue. Please check your internet connection and try again.',
   database: 'Database connection issue. Please try again or contact your system administrator.',
+  /** Not in the specification: only an administrator can make room, so trying again cannot help. */
+  diskFull: "The server's disk is full. Your work was not saved. Please tell your administrator.",
   validation: 'Please check that all required fields are filled correctly.',
   auth: 'Authentication issue. Please try logging in again.',
   unexpected: 'An unexpected error occurred. Please try again or restart the application.',

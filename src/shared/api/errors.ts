@@ -15,6 +15,7 @@ export const errorCodes = [
   'precondition_required',
   'too_many_attempts',
   'database_unavailable',
+  'disk_full',
   'internal',
 ] as const;
 

@@ -8,6 +8,7 @@ describe('friendlyMessageFor', () => {
     [new ApiError(0, 'network', 'offline'), friendlyMessages.network],
     [new ApiError(503, 'database_unavailable', 'down'), friendlyMessages.database],
     [new ApiError(500, 'internal', 'boom'), friendlyMessages.database],
+    [new ApiError(503, 'disk_full', 'full'), friendlyMessages.diskFull],
     [new ApiError(400, 'validation_failed', 'age: too big', 'age'), friendlyMessages.validation],
     [new ApiError(400, 'invalid_json', 'bad json'), friendlyMessages.validation],
     [new ApiError(401, 'unauthenticated', 'sign in'), friendlyMessages.auth],
