@@ -18,11 +18,23 @@ export async function runServeCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   if (args.includes('--build-if-needed')) await buildWebIfMissing();
 
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // The server carries on when a database connection is lost: requests answer 503 until the pool
+  // connects again. A loss before the app and its log exist goes unlogged.
+  let logLostConnection: (error: Error) => void = () => undefined;
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionLost: (error) => logLostConnection(error),
+  });
   await migrateToLatest(database);
   const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
   await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
   const app = await buildApp({ context, webRoot: config.webRoot });
+  logLostConnection = (error) =>
+    app.log.warn(
+      { err: { type: error.name, message: error.message } },
+      'a database connection was lost',
+    );
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { databaseFailureOf } from './failures.ts';
 import { groupCommit, type TransactionWork } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite-adapter.ts';
@@ -31,7 +38,18 @@ export interface DatabaseOptions {
   /** SQLite file name; ':memory:' for a throwaway database. */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * Hears of a PostgreSQL connection lost while idle in the pool (the database restarted, or an
+   * administrator ended it). The pool has already dropped it and connects anew when needed.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
+
+/**
+ * How long a request waits for a new PostgreSQL connection before it fails (503): a database
+ * that does not answer is reported promptly instead of holding requests open.
+ */
+export const connectionTimeoutMillis = 5_000;
 
 const pgTypes = {
   INT8: 20,
@@ -54,14 +72,32 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      connectionTimeoutMillis,
+      // Notices a database host that vanished without closing the connection.
+      keepAlive: true,
+      // Names the server's connections for the database's administrators (the URL may override);
+      // the schema, when there is one, tells the connections of separate schemas apart.
+      application_name:
+        options.postgresSchema === undefined ? 'triage' : `triage ${options.postgresSchema}`,
       types: { getTypeParser: pgTypeParser },
       ...(options.postgresSchema === undefined
         ? {}
         : { options: `-c search_path=${options.postgresSchema}` }),
     });
+    // A connection that fails while idle in the pool is dropped by the pool, which then emits
+    // 'error'; a connection that fails while a request has it emits 'error' on the client. Unheard,
+    // either would end the process.
+    const onConnectionLost = options.onConnectionLost ?? (() => undefined);
+    pool.on('error', (error) => onConnectionLost(error));
+    pool.on('connect', (client) => {
+      // The request that has the client hears the failure from its query.
+      client.on('error', () => undefined);
+    });
     // The audit CSV and the code extractor stream through server-side cursors, so memory stays
     // flat at any size (the bulk exports page by (created_at, id) instead).
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: droppingLostConnections(pool), cursor: Cursor }),
+    });
     return {
       db,
       transaction: (work) => db.transaction().execute(work),
@@ -80,5 +116,36 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     transaction: groupCommit(db, () => sqlite.inTransaction),
     engine: 'sqlite',
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * The pool as Kysely uses it, except that a client whose query failed because its connection was
+ * lost goes back to the pool with that error, which ends it instead of keeping it idle. (The pool
+ * drops a client it knows to be broken, but the server's farewell, such as 57P01 from
+ * pg_terminate_backend, reaches the query before the socket closes.)
+ */
+function droppingLostConnections(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let lost: Error | undefined;
+      const noteLoss = (error: unknown) => {
+        if (databaseFailureOf(error) === 'unavailable') {
+          lost = error instanceof Error ? error : new Error('The connection was lost');
+        }
+      };
+      const query = (...args: unknown[]): unknown => {
+        const result = (client.query as (...parameters: unknown[]) => unknown)(...args);
+        // The caller handles the rejection; this only takes note of it.
+        if (result instanceof Promise) result.then(undefined, noteLoss);
+        return result;
+      };
+      return {
+        query: query as PostgresPoolClient['query'],
+        release: () => client.release(lost),
+      };
+    },
+    end: () => pool.end(),
   };
 }

@@ -1,11 +1,37 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import { healthResponseSchema } from '../../shared/api/health.ts';
-import { friendlyMessages } from '../../shared/texts.ts';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
+
+/** For monitors, which need a prompt answer: they mark the server down when the database is. */
+const healthDeadlineMillis = 3_000;
+
+export const databaseDoesNotAnswer = 'The database does not answer.';
+
+/**
+ * Whether `select 1` comes back within the deadline. A database that refuses connections fails at
+ * once; one that does not answer at all would otherwise hold the check for as long as the pool
+ * waits for a connection, or longer on a connection whose host has vanished.
+ */
+async function databaseAnswers(db: Kysely<Database>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), healthDeadlineMillis);
+  });
+  const answer = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answer, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -20,10 +46,8 @@ export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async () => {
-        try {
-          await sql`select 1`.execute(context.database.db);
-        } catch {
-          throw new AppError(503, 'database_unavailable', friendlyMessages.database);
+        if (!(await databaseAnswers(context.database.db))) {
+          throw new AppError(503, 'database_unavailable', databaseDoesNotAnswer);
         }
         return {
           status: 'ok' as const,
