@@ -21,6 +21,7 @@ import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
+import { patientRoutes } from './routes/patients.ts';
 import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
   await app.register(populationRoutes(context));
+  await app.register(patientRoutes(context));
   await app.register(assessmentRoutes(context));
   await app.register(codeExtractionRoutes(context));
   await app.register(exportRoutes(context));

@@ -44,6 +44,17 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
     ['users.manage', 'audit.read', 'assessment.restore', 'assessment.viewDeleted'],
     { nurse: false, doctor: false, admin: true },
   ],
+  // Not in decisions.md: patient records (issue 17).
+  [
+    'read, search, create and update patient records',
+    ['patient.view', 'patient.create', 'patient.update'],
+    { nurse: true, doctor: true, admin: true },
+  ],
+  [
+    'delete, restore and read deleted patient records',
+    ['patient.delete', 'patient.restore', 'patient.viewDeleted'],
+    { nurse: false, doctor: false, admin: true },
+  ],
 ];
 
 describe('the role policy follows decisions.md section 1', () => {

@@ -17,6 +17,13 @@ export const permissions = {
   'assessment.restore': ['admin'],
   /** Reading deleted assessments goes with restoring them. */
   'assessment.viewDeleted': ['admin'],
+  'patient.view': ['nurse', 'doctor', 'admin'],
+  'patient.create': ['nurse', 'doctor', 'admin'],
+  'patient.update': ['nurse', 'doctor', 'admin'],
+  'patient.delete': ['admin'],
+  'patient.restore': ['admin'],
+  /** Reading a deleted patient record goes with restoring it. */
+  'patient.viewDeleted': ['admin'],
   'review.view': ['doctor', 'admin'],
   'review.save': ['doctor', 'admin'],
   'review.lock': ['doctor', 'admin'],

@@ -54,9 +54,38 @@ export interface PatientsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * A patient record: the person, known by a clinic patient number, whose assessments are kept over
+ * time. Not the spec's `patients` table, which holds one assessment's measured demographics.
+ */
+export interface PatientRecordsTable {
+  id: string;
+  number: string;
+  /** The number lower-cased: numbers are unique among live records without regard to case. */
+  number_key: string;
+  name: string | null;
+  /** YYYY-MM-DD */
+  birth_date: string | null;
+  gender: 'Male' | 'Female' | null;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  deleted_at: Timestamp | null;
+  deleted_by: string | null;
+}
+
+/** The lower-cased words of a patient record's name and number, which a search matches by start. */
+export interface PatientRecordWordsTable {
+  word: string;
+  patient_record_id: string;
+}
+
 export interface AssessmentsTable {
   id: string;
   patient_id: string;
+  /** The patient record the assessment belongs to, if any. */
+  patient_record_id: string | null;
   assessment_code: string | null;
   assessment_complete: Bool;
   total_score: number;
@@ -158,6 +187,8 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   audit_events: AuditEventsTable;
   patients: PatientsTable;
+  patient_records: PatientRecordsTable;
+  patient_record_words: PatientRecordWordsTable;
   assessments: AssessmentsTable;
   symptoms: SymptomsTable;
   risk_factors: RiskFactorsTable;

@@ -3,6 +3,7 @@ import type { Assessment, AssessmentSummary } from '../../shared/api/assessments
 import type { StoredAssessment, SummaryRow } from '../db/repositories/assessments.ts';
 import { bool } from '../db/repositories/executor.ts';
 import type { PatientInput } from '../services/assessment-records.ts';
+import { presentPatientReference, presentTimelineEntry } from './patient.ts';
 
 /** Every field of an assessment the API shows, listed once. */
 export function presentAssessment(
@@ -30,6 +31,10 @@ export function presentAssessment(
     updatedAt: assessment.updated_at,
     createdBy: stored.createdByName,
     deletedAt: assessment.deleted_at,
+    patient:
+      stored.patientRecord === undefined ? null : presentPatientReference(stored.patientRecord),
+    previousAssessment:
+      stored.previous === undefined ? null : presentTimelineEntry(stored.previous),
   };
 }
 
@@ -48,5 +53,6 @@ export function presentSummary(row: SummaryRow): AssessmentSummary {
     signedOffBy: row.signed_off_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    patientNumber: row.patient_number,
   };
 }

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   assessmentBodySchema,
@@ -10,7 +9,6 @@ import {
 } from '../../shared/api/assessments.ts';
 import { requesterOf, requireUser } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
 import {
   createAssessment,
   deleteAssessment,
@@ -20,56 +18,12 @@ import {
   signOffAssessment,
   updateAssessment,
 } from '../services/assessments.ts';
+import { etag, ifMatchHeaders, requiredIfMatchVersion } from './if-match.ts';
 import { errorResponses } from './responses.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 
 const tags = ['assessments'];
-
-export function etag(version: number): string {
-  return `"${version}"`;
-}
-
-/** The version an If-Match header names: `"3"`, `W/"3"` or a bare 3. */
-function ifMatchVersion(request: FastifyRequest): number | undefined {
-  const header = request.headers['if-match'];
-  if (header === undefined) return undefined;
-  const match = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
-  if (match?.[1] === undefined) {
-    throw new AppError(
-      400,
-      'validation_failed',
-      'If-Match must name a version, such as "3".',
-      'If-Match',
-    );
-  }
-  return Number(match[1]);
-}
-
-/**
- * The version a change is based on. Every change of an assessment names the version the user saw,
- * so that it never lands on a record someone else changed meanwhile.
- */
-function requiredIfMatchVersion(request: FastifyRequest): number {
-  const version = ifMatchVersion(request);
-  if (version === undefined) {
-    throw new AppError(
-      428,
-      'precondition_required',
-      'An update must say which version it changes (If-Match).',
-      'If-Match',
-    );
-  }
-  return version;
-}
-
-/** The OpenAPI side of If-Match: optional in the schema, so that its absence is a 428. */
-const ifMatchHeaders = z.object({
-  'if-match': z
-    .string()
-    .optional()
-    .describe('The version the change is based on, as the ETag named it ("3")'),
-});
 
 export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

@@ -26,6 +26,7 @@ import {
   type StoredAssessment,
 } from '../db/repositories/assessments.ts';
 import { bool, type Executor } from '../db/repositories/executor.ts';
+import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
@@ -38,6 +39,7 @@ import {
   type PatientInput,
 } from './assessment-records.ts';
 import { parseHistorySearch } from './history-search.ts';
+import { assertNumberFree, insertPatientRecord } from './patients.ts';
 
 type AssessmentBody = z.output<typeof assessmentBodySchema>;
 type ListQuery = z.output<typeof assessmentListQuerySchema>;
@@ -143,6 +145,44 @@ async function existingForCode(
   );
 }
 
+/**
+ * The patient record a saved assessment will name: the live record `patientId` names, a record
+ * made now from `newPatient`, none (null), or, when the body says nothing of it, undefined (the
+ * record stays as it was).
+ */
+async function patientRecordFor(
+  context: AppContext,
+  trx: Executor,
+  requester: Requester,
+  body: AssessmentBody,
+): Promise<string | null | undefined> {
+  if (body.newPatient !== undefined) {
+    if (body.patientId !== undefined && body.patientId !== null) {
+      throw new AppError(
+        400,
+        'validation_failed',
+        'newPatient: Name an existing patient or a new one, not both',
+        'newPatient',
+      );
+    }
+    const record = await insertPatientRecord(
+      context,
+      trx,
+      requester,
+      { ...body.newPatient, gender: body.demographics.gender ?? null },
+      'newPatient',
+    );
+    return record.id;
+  }
+  if (body.patientId === undefined) return undefined;
+  if (body.patientId === null) return null;
+  const record = await patientRecordsRepository.find(trx, body.patientId);
+  if (record === undefined || record.deleted_at !== null) {
+    throw new AppError(400, 'validation_failed', 'patientId: No such patient', 'patientId');
+  }
+  return record.id;
+}
+
 /** Draws of a fresh code before a create gives up: four collisions in a row never happen by chance. */
 const maxGeneratedCodeAttempts = 4;
 
@@ -170,6 +210,7 @@ export async function createAssessment(
   const createdLocalDate = localDate(now, context.config.timeZone);
   const insert = (code: string) =>
     context.database.transaction(async (trx) => {
+      const patientRecordId = await patientRecordFor(context, trx, requester, body);
       await assessmentsRepository.insertPatient(trx, {
         id: patientId,
         ...patientRow(input, result, at),
@@ -177,6 +218,7 @@ export async function createAssessment(
       await assessmentsRepository.insertAssessment(trx, {
         id,
         patient_id: patientId,
+        patient_record_id: patientRecordId ?? null,
         assessment_code: code,
         assessment_complete: result.assessmentComplete,
         total_score: result.totalScore,
@@ -209,6 +251,12 @@ export async function createAssessment(
       break;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
+      // The new patient's number was taken by a save that raced this one.
+      if (body.newPatient !== undefined) {
+        await assertNumberFree(context.database.db, body.newPatient.number, {
+          field: 'newPatient.number',
+        });
+      }
       if (body.code !== undefined) {
         // Two saves of the same new assessment raced; the other one stored it.
         const existing = await existingForCode(context, body.code, input, notes);
@@ -252,11 +300,13 @@ export async function updateAssessment(
     if (body.code !== undefined && body.code !== row.assessment_code) {
       throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
     }
+    const patientRecordId = await patientRecordFor(context, trx, requester, body);
     const updated = await assessmentsRepository.updateAssessmentAtVersion(
       trx,
       id,
       expectedVersion,
       {
+        ...(patientRecordId === undefined ? {} : { patient_record_id: patientRecordId }),
         assessment_complete: result.assessmentComplete,
         total_score: result.totalScore,
         notes: body.notes === undefined ? row.notes : body.notes,

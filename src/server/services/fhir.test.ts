@@ -37,6 +37,8 @@ function assessmentOf(input: PatientData, signedOff = false): Assessment {
     updatedAt: '2026-11-22T09:00:00.000Z',
     createdBy: 'Nia Nurse',
     deletedAt: null,
+    patient: null,
+    previousAssessment: null,
   };
 }
 

@@ -29,6 +29,8 @@ function assessmentOf(input: PatientData, fields: Partial<Assessment> = {}): Ass
     updatedAt: '2026-11-22T09:00:00.000Z',
     createdBy: null,
     deletedAt: null,
+    patient: null,
+    previousAssessment: null,
     ...fields,
   };
 }

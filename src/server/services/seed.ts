@@ -135,6 +135,8 @@ function emptyRows(): Rows {
     login_throttle: [],
     audit_events: [],
     patients: [],
+    patient_records: [],
+    patient_record_words: [],
     assessments: [],
     symptoms: [],
     risk_factors: [],

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { CONDITIONS, GENDERS, isAssessmentCode, RISK_STATUSES } from '../../engine/index.ts';
 import { assessmentInputSchema } from '../assessment-input.ts';
 import { calendarDateSchema } from './calendar-date.ts';
+import {
+  newPatientBodySchema,
+  patientAssessmentSchema,
+  patientReferenceSchema,
+} from './patients.ts';
 
 export const notesMaxLength = 20_000;
 
@@ -20,6 +25,13 @@ export const assessmentBodySchema = z.object({
   symptoms: assessmentInputSchema.shape.symptoms.default({}),
   management: assessmentInputSchema.shape.management.default({}),
   notes: z.string().max(notesMaxLength).nullable().optional(),
+  /**
+   * The patient record the assessment belongs to; null for none. An update without it keeps the
+   * record it had.
+   */
+  patientId: z.string().min(1).max(100).nullable().optional(),
+  /** Instead of patientId: a patient record to create with the assessment, in one transaction. */
+  newPatient: newPatientBodySchema.optional(),
 });
 export type AssessmentBody = z.input<typeof assessmentBodySchema>;
 
@@ -82,6 +94,9 @@ export const assessmentSchema = z.object({
   createdBy: z.string().nullable(),
   /** Set only on a soft-deleted assessment, which only an admin can read. */
   deletedAt: z.string().nullable(),
+  patient: patientReferenceSchema.nullable(),
+  /** The patient's latest live assessment made before this one: what changed since then. */
+  previousAssessment: patientAssessmentSchema.nullable(),
 });
 export type Assessment = z.infer<typeof assessmentSchema>;
 
@@ -102,6 +117,8 @@ export const assessmentSummarySchema = z.object({
   signedOffBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The patient number of the patient record the assessment belongs to, if any. */
+  patientNumber: z.string().nullable(),
 });
 export type AssessmentSummary = z.infer<typeof assessmentSummarySchema>;
 

@@ -16,6 +16,14 @@ export const auditActions = [
   'review_lock',
   'export',
   'code_extraction',
+  'patient_create',
+  'patient_update',
+  'patient_delete',
+  'patient_restore',
+  /** A patient page opened; the target is the patient record. */
+  'patient_view',
+  /** A patient search; the search text is never recorded. */
+  'patient_search',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

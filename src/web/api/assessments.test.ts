@@ -43,6 +43,8 @@ function assessmentOf(fields: Partial<Assessment> = {}): Assessment {
     updatedAt: '2026-11-22T09:00:00.000Z',
     createdBy: creator,
     deletedAt: null,
+    patient: null,
+    previousAssessment: null,
     ...fields,
   });
 }
@@ -62,6 +64,7 @@ function summaryOf(assessment: Assessment): AssessmentSummary {
     signedOffBy: assessment.signedOffBy,
     createdAt: assessment.createdAt,
     updatedAt: assessment.updatedAt,
+    patientNumber: null,
   };
 }
 

@@ -6,6 +6,7 @@ import { historyColumns } from './20261122T1100-history-columns.ts';
 import { postgresTrigram } from './20261122T1200-postgres-trigram.ts';
 import { loginThrottle } from './20261124T2330-login-throttle.ts';
 import { auditNoRewrite } from './20261124T2345-audit-no-rewrite.ts';
+import { patientRecords } from './20261125T0100-patient-records.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -16,4 +17,5 @@ export const migrations: readonly TriageMigration[] = [
   postgresTrigram,
   loginThrottle,
   auditNoRewrite,
+  patientRecords,
 ];

@@ -9,6 +9,11 @@ import type {
   SymptomsTable,
 } from '../schema.ts';
 import type { Executor } from './executor.ts';
+import {
+  patientRecordsRepository,
+  type PatientRecordRow,
+  type TimelineRow,
+} from './patient-records.ts';
 
 export type AssessmentRow = Selectable<AssessmentsTable>;
 export type PatientRow = Selectable<PatientsTable>;
@@ -33,6 +38,12 @@ export interface StoredAssessment {
   management: ManagementRow[];
   results: ResultRow[];
   createdByName: string | null;
+  /**
+   * The patient record the assessment names, and that patient's live assessment before it; read
+   * by `load` (a bulk read that leaves them out shows no patient record).
+   */
+  patientRecord?: PatientRecordRow | undefined;
+  previous?: TimelineRow | undefined;
 }
 
 /** A row of the history: the assessment with its patient's demographics. */
@@ -49,7 +60,7 @@ export type SummaryRow = Pick<
   | 'created_at'
   | 'updated_at'
 > &
-  Pick<PatientRow, 'age' | 'gender' | 'bmi'>;
+  Pick<PatientRow, 'age' | 'gender' | 'bmi'> & { patient_number: string | null };
 
 /** The server-side history filter, already translated from the user's words (see history-search). */
 export interface AssessmentFilter {
@@ -225,24 +236,37 @@ export const assessmentsRepository = {
   async load(db: Executor, id: string): Promise<StoredAssessment | undefined> {
     const assessment = await this.findAssessment(db, id);
     if (assessment === undefined) return undefined;
-    const [patient, symptoms, riskFactors, management, results, creator] = await Promise.all([
-      db
-        .selectFrom('patients')
-        .selectAll()
-        .where('id', '=', assessment.patient_id)
-        .executeTakeFirstOrThrow(),
-      db.selectFrom('symptoms').selectAll().where('assessment_id', '=', id).execute(),
-      db.selectFrom('risk_factors').selectAll().where('assessment_id', '=', id).executeTakeFirst(),
-      db.selectFrom('management').selectAll().where('assessment_id', '=', id).execute(),
-      db.selectFrom('results').selectAll().where('assessment_id', '=', id).execute(),
-      assessment.created_by === null
-        ? Promise.resolve(undefined)
-        : db
-            .selectFrom('users')
-            .select('display_name')
-            .where('id', '=', assessment.created_by)
-            .executeTakeFirst(),
-    ]);
+    const recordId = assessment.patient_record_id;
+    const [patient, symptoms, riskFactors, management, results, creator, record, previous] =
+      await Promise.all([
+        db
+          .selectFrom('patients')
+          .selectAll()
+          .where('id', '=', assessment.patient_id)
+          .executeTakeFirstOrThrow(),
+        db.selectFrom('symptoms').selectAll().where('assessment_id', '=', id).execute(),
+        db
+          .selectFrom('risk_factors')
+          .selectAll()
+          .where('assessment_id', '=', id)
+          .executeTakeFirst(),
+        db.selectFrom('management').selectAll().where('assessment_id', '=', id).execute(),
+        db.selectFrom('results').selectAll().where('assessment_id', '=', id).execute(),
+        assessment.created_by === null
+          ? Promise.resolve(undefined)
+          : db
+              .selectFrom('users')
+              .select('display_name')
+              .where('id', '=', assessment.created_by)
+              .executeTakeFirst(),
+        recordId === null ? undefined : patientRecordsRepository.find(db, recordId),
+        recordId === null
+          ? []
+          : patientRecordsRepository.timeline(db, recordId, {
+              before: { createdAt: assessment.created_at, id: assessment.id },
+              limit: 1,
+            }),
+      ]);
     return {
       assessment,
       patient,
@@ -251,6 +275,8 @@ export const assessmentsRepository = {
       management,
       results,
       createdByName: creator?.display_name ?? null,
+      patientRecord: record,
+      previous: previous[0],
     };
   },
 
@@ -261,11 +287,9 @@ export const assessmentsRepository = {
     limit: number,
     after?: Cursor,
   ): Promise<SummaryRow[]> {
-    let query = filteredAssessments(db, engine, filter).innerJoin(
-      'patients',
-      'patients.id',
-      'assessments.patient_id',
-    );
+    let query = filteredAssessments(db, engine, filter)
+      .innerJoin('patients', 'patients.id', 'assessments.patient_id')
+      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id');
     if (after !== undefined) {
       query = query.where((eb) =>
         eb.or([
@@ -292,6 +316,7 @@ export const assessmentsRepository = {
         'patients.age',
         'patients.gender',
         'patients.bmi',
+        'patient_records.number as patient_number',
       ])
       .orderBy('assessments.created_at', 'desc')
       .orderBy('assessments.id', 'desc')

@@ -1,0 +1,368 @@
+import type { z } from 'zod';
+import type { AuditAction } from '../../shared/api/audit.ts';
+import {
+  birthDateProblem,
+  patientNumberTakenMessage,
+  stalePatientMessage,
+  type newPatientBodySchema,
+  type Patient,
+  type PatientAssessmentList,
+  type patientBodySchema,
+  type PatientList,
+  type patientListQuerySchema,
+} from '../../shared/api/patients.ts';
+import type { SessionUser } from '../../shared/api/session.ts';
+import { can } from '../auth/policy.ts';
+import type { AppContext } from '../context.ts';
+import type { Executor } from '../db/repositories/executor.ts';
+import {
+  patientRecordsRepository,
+  searchWords,
+  type PatientRecordCursor,
+  type PatientRecordRow,
+} from '../db/repositories/patient-records.ts';
+import { AppError } from '../errors.ts';
+import { timeOrderedId } from '../ids.ts';
+import { presentPatient, presentTimelineEntry } from '../presenters/patient.ts';
+import { localDate } from '../time.ts';
+import type { Requester } from './assessments.ts';
+import { recordAudit } from './audit.ts';
+
+type PatientBody = z.output<typeof patientBodySchema>;
+type NewPatientBody = z.output<typeof newPatientBodySchema>;
+type ListQuery = z.output<typeof patientListQuerySchema>;
+
+function notFound(): AppError {
+  return new AppError(404, 'not_found', 'Patient not found');
+}
+
+function numberTaken(existingId: string, field = 'number'): AppError {
+  return new AppError(409, 'conflict', patientNumberTakenMessage, field, { existingId });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /UNIQUE constraint failed|duplicate key value/i.test(message);
+}
+
+function checkBirthDate(
+  context: AppContext,
+  birthDate: string | null | undefined,
+  field = 'birthDate',
+): void {
+  if (birthDate === null || birthDate === undefined) return;
+  const problem = birthDateProblem(birthDate, localDate(context.now(), context.config.timeZone));
+  if (problem !== undefined) {
+    throw new AppError(400, 'validation_failed', `${field}: ${problem}`, field);
+  }
+}
+
+/** Refuses a number another live record has (without regard to case). */
+export async function assertNumberFree(
+  db: Executor,
+  number: string,
+  options: { ownId?: string; field?: string } = {},
+): Promise<void> {
+  const existing = await patientRecordsRepository.findLiveByNumber(db, number);
+  if (existing !== undefined && existing.id !== options.ownId) {
+    throw numberTaken(existing.id, options.field);
+  }
+}
+
+/**
+ * Creates a patient record inside the caller's transaction (a patient's own create, or the
+ * assessment that first names them) and audits it there. `field` is where the body holds the
+ * patient (`newPatient` in an assessment), for the field an error names.
+ */
+export async function insertPatientRecord(
+  context: AppContext,
+  trx: Executor,
+  requester: Requester,
+  body: NewPatientBody & { gender?: 'Male' | 'Female' | null | undefined },
+  field?: string,
+): Promise<PatientRecordRow> {
+  const at = (name: string) => (field === undefined ? name : `${field}.${name}`);
+  checkBirthDate(context, body.birthDate, at('birthDate'));
+  await assertNumberFree(trx, body.number, { field: at('number') });
+  const now = context.now();
+  const row: PatientRecordRow = {
+    id: timeOrderedId(now.getTime()),
+    number: body.number,
+    number_key: body.number.toLowerCase(),
+    name: body.name ?? null,
+    birth_date: body.birthDate ?? null,
+    gender: body.gender ?? null,
+    version: 1,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    created_by: requester.user.id,
+    deleted_at: null,
+    deleted_by: null,
+  };
+  await patientRecordsRepository.insert(trx, row);
+  await recordAudit(trx, {
+    at: now,
+    actor: requester.user,
+    action: 'patient_create',
+    target: { type: 'patient', id: row.id },
+    address: requester.address,
+  });
+  return row;
+}
+
+/** A unique-index refusal that raced past the check above answers like the check. */
+async function withNumberConflicts<T>(
+  context: AppContext,
+  number: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await patientRecordsRepository.findLiveByNumber(context.database.db, number);
+    if (existing !== undefined) throw numberTaken(existing.id);
+    throw error;
+  }
+}
+
+async function present(context: AppContext, row: PatientRecordRow): Promise<Patient> {
+  return presentPatient(
+    row,
+    await patientRecordsRepository.lastHeight(context.database.db, row.id),
+  );
+}
+
+async function findVisible(
+  context: AppContext,
+  user: SessionUser,
+  id: string,
+): Promise<PatientRecordRow> {
+  const row = await patientRecordsRepository.find(context.database.db, id);
+  if (row === undefined) throw notFound();
+  if (row.deleted_at !== null && !can(user.role, 'patient.viewDeleted')) throw notFound();
+  return row;
+}
+
+export async function createPatient(
+  context: AppContext,
+  requester: Requester,
+  body: PatientBody,
+): Promise<Patient> {
+  const row = await withNumberConflicts(context, body.number, () =>
+    context.database.transaction((trx) => insertPatientRecord(context, trx, requester, body)),
+  );
+  return present(context, row);
+}
+
+/** Reads a patient record for the patient page; the opening is audited. */
+export async function getPatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+): Promise<Patient> {
+  const row = await findVisible(context, requester.user, id);
+  await recordAudit(context.database.db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'patient_view',
+    target: { type: 'patient', id },
+    address: requester.address,
+  });
+  return present(context, row);
+}
+
+function encodeCursor(cursor: PatientRecordCursor): string {
+  return Buffer.from(JSON.stringify([cursor.numberKey, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(text: string): PatientRecordCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value.every((part) => typeof part === 'string' && !part.includes('\u0000'))
+    ) {
+      return { numberKey: value[0] as string, id: value[1] as string };
+    }
+  } catch {
+    // Not JSON: refused below like any other malformed cursor.
+  }
+  throw new AppError(400, 'validation_failed', 'cursor: Invalid cursor', 'cursor');
+}
+
+/** Searches live patient records by number or name; audited without the search text. */
+export async function listPatients(
+  context: AppContext,
+  requester: Requester,
+  query: ListQuery,
+): Promise<PatientList> {
+  const db = context.database.db;
+  const words = searchWords(query.q ?? '');
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const [rows, total] = await Promise.all([
+    patientRecordsRepository.list(db, words, query.limit + 1, after),
+    patientRecordsRepository.count(db, words),
+  ]);
+  await recordAudit(db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'patient_search',
+    address: requester.address,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const heights = await Promise.all(
+    page.map((row) => patientRecordsRepository.lastHeight(db, row.id)),
+  );
+  return {
+    items: page.map((row, index) => presentPatient(row, heights[index] ?? null)),
+    total,
+    nextCursor:
+      rows.length > query.limit && last !== undefined
+        ? encodeCursor({ numberKey: last.number_key, id: last.id })
+        : null,
+  };
+}
+
+type PatientChanges = Parameters<typeof patientRecordsRepository.updateAtVersion>[3];
+
+/**
+ * One audited change of a patient record in one transaction, at the version the user saw when
+ * given (the check and the write are one statement): `decide` checks the row and says what to
+ * change.
+ */
+async function changePatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  action: AuditAction,
+  expectedVersion: number | undefined,
+  decide: (trx: Executor, row: PatientRecordRow, at: string) => Promise<PatientChanges>,
+): Promise<PatientRecordRow> {
+  const now = context.now();
+  await context.database.transaction(async (trx) => {
+    const row = await patientRecordsRepository.find(trx, id);
+    if (row === undefined) throw notFound();
+    const changes = await decide(trx, row, now.toISOString());
+    if (expectedVersion !== undefined && row.version !== expectedVersion) {
+      throw new AppError(412, 'stale_version', stalePatientMessage);
+    }
+    const updated = await patientRecordsRepository.updateAtVersion(
+      trx,
+      id,
+      expectedVersion ?? row.version,
+      changes,
+    );
+    if (!updated) throw new AppError(412, 'stale_version', stalePatientMessage);
+    if (changes.number !== undefined || changes.name !== undefined) {
+      await patientRecordsRepository.replaceWords(
+        trx,
+        id,
+        changes.number ?? row.number,
+        changes.name === undefined ? row.name : changes.name,
+      );
+    }
+    await recordAudit(trx, {
+      at: now,
+      actor: requester.user,
+      action,
+      target: { type: 'patient', id },
+      address: requester.address,
+    });
+  });
+  const row = await patientRecordsRepository.find(context.database.db, id);
+  if (row === undefined) throw notFound();
+  return row;
+}
+
+/** Replaces a patient's details; a field left out keeps its value. */
+export async function updatePatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  expectedVersion: number,
+  body: PatientBody,
+): Promise<Patient> {
+  checkBirthDate(context, body.birthDate);
+  const row = await withNumberConflicts(context, body.number, () =>
+    changePatient(
+      context,
+      requester,
+      id,
+      'patient_update',
+      expectedVersion,
+      async (trx, current, at) => {
+        if (current.deleted_at !== null) throw notFound();
+        await assertNumberFree(trx, body.number, { ownId: id });
+        return {
+          number: body.number,
+          number_key: body.number.toLowerCase(),
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.birthDate === undefined ? {} : { birth_date: body.birthDate }),
+          ...(body.gender === undefined ? {} : { gender: body.gender }),
+          updated_at: at,
+        };
+      },
+    ),
+  );
+  return present(context, row);
+}
+
+/** Soft-deletes a patient record (admins); its assessments stay as they are. */
+export async function deletePatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<void> {
+  await changePatient(
+    context,
+    requester,
+    id,
+    'patient_delete',
+    expectedVersion,
+    async (_trx, row, at) => {
+      if (row.deleted_at !== null) throw notFound();
+      return { deleted_at: at, deleted_by: requester.user.id, updated_at: at };
+    },
+  );
+}
+
+export async function restorePatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+): Promise<Patient> {
+  const found = await patientRecordsRepository.find(context.database.db, id);
+  if (found === undefined) throw notFound();
+  const row = await withNumberConflicts(context, found.number, () =>
+    changePatient(
+      context,
+      requester,
+      id,
+      'patient_restore',
+      undefined,
+      async (trx, current, at) => {
+        if (current.deleted_at === null) {
+          throw new AppError(409, 'conflict', 'This patient is not deleted.');
+        }
+        await assertNumberFree(trx, current.number, { ownId: id });
+        return { deleted_at: null, deleted_by: null, updated_at: at };
+      },
+    ),
+  );
+  return present(context, row);
+}
+
+/** A patient's live assessments, newest first. */
+export async function patientAssessments(
+  context: AppContext,
+  user: SessionUser,
+  id: string,
+): Promise<PatientAssessmentList> {
+  await findVisible(context, user, id);
+  const rows = await patientRecordsRepository.timeline(context.database.db, id);
+  return { items: rows.map(presentTimelineEntry) };
+}
