@@ -1,14 +1,27 @@
 import { CONDITIONS, type Condition, type RiskStatus } from '../../engine/index.ts';
-import type { Patient, PatientAssessment, PatientReference } from '../../shared/api/patients.ts';
+import {
+  ageOn,
+  type Patient,
+  type PatientAssessment,
+  type PatientReference,
+} from '../../shared/api/patients.ts';
 import type { PatientRecordRow, TimelineRow } from '../db/repositories/patient-records.ts';
 
-/** Every field of a patient record the API shows, listed once. */
-export function presentPatient(row: PatientRecordRow, lastHeight: number | null): Patient {
+/**
+ * Every field of a patient record the API shows, listed once. `today` is the clinic's calendar
+ * date (YYYY-MM-DD), which the age is counted to.
+ */
+export function presentPatient(
+  row: PatientRecordRow,
+  lastHeight: number | null,
+  today: string,
+): Patient {
   return {
     id: row.id,
     number: row.number,
     name: row.name,
     birthDate: row.birth_date,
+    age: row.birth_date === null ? null : ageOn(row.birth_date, today),
     gender: row.gender,
     version: row.version,
     createdAt: row.created_at,

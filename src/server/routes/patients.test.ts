@@ -76,6 +76,7 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
       number: 'MRN-0001',
       name: 'Amina Okafor',
       birthDate: '1964-03-02',
+      age: 62,
       gender: 'Female',
       version: 1,
       deletedAt: null,

@@ -45,13 +45,18 @@ function isUniqueViolation(error: unknown): boolean {
   return /UNIQUE constraint failed|duplicate key value/i.test(message);
 }
 
+/** Today's date on the clinic's calendar. */
+function clinicToday(context: AppContext): string {
+  return localDate(context.now(), context.config.timeZone);
+}
+
 function checkBirthDate(
   context: AppContext,
   birthDate: string | null | undefined,
   field = 'birthDate',
 ): void {
   if (birthDate === null || birthDate === undefined) return;
-  const problem = birthDateProblem(birthDate, localDate(context.now(), context.config.timeZone));
+  const problem = birthDateProblem(birthDate, clinicToday(context));
   if (problem !== undefined) {
     throw new AppError(400, 'validation_failed', `${field}: ${problem}`, field);
   }
@@ -130,6 +135,7 @@ async function present(context: AppContext, row: PatientRecordRow): Promise<Pati
   return presentPatient(
     row,
     await patientRecordsRepository.lastHeight(context.database.db, row.id),
+    clinicToday(context),
   );
 }
 
@@ -213,11 +219,12 @@ export async function listPatients(
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const today = clinicToday(context);
   const heights = await Promise.all(
     page.map((row) => patientRecordsRepository.lastHeight(db, row.id)),
   );
   return {
-    items: page.map((row, index) => presentPatient(row, heights[index] ?? null)),
+    items: page.map((row, index) => presentPatient(row, heights[index] ?? null, today)),
     total,
     nextCursor:
       rows.length > query.limit && last !== undefined

@@ -42,6 +42,8 @@ export const patientSchema = z.object({
   number: z.string(),
   name: z.string().nullable(),
   birthDate: z.string().nullable(),
+  /** Whole years from the date of birth to today on the clinic's calendar (its time zone). */
+  age: z.number().int().nullable(),
   gender: z.enum(GENDERS).nullable(),
   version: z.number().int(),
   createdAt: z.string(),
