@@ -53,6 +53,7 @@ export function presentSummary(row: SummaryRow): AssessmentSummary {
     signedOffBy: row.signed_off_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    patientId: row.patient_id,
     patientNumber: row.patient_number,
   };
 }

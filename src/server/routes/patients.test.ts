@@ -289,10 +289,12 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     const read = await call(nurse, 'GET', `/api/patients/${patient.id}`);
     expect(read.json<Patient>().lastHeight).toBe(160);
 
-    // The history shows the number; an update that does not mention the patient keeps the link.
+    // The history shows the number and links the record; an update that does not mention the
+    // patient keeps the link.
     const history = await call(nurse, 'GET', '/api/assessments?limit=200');
     const row = history.json<AssessmentList>().items.find((item) => item.id === second.id);
     expect(row?.patientNumber).toBe('P-VISITS');
+    expect(row?.patientId).toBe(patient.id);
     const kept = await call(nurse, 'PUT', `/api/assessments/${first.id}`, visit(71), {
       'if-match': '"1"',
     });
@@ -373,5 +375,6 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     const history = await call(nurse, 'GET', '/api/assessments?limit=200');
     const row = history.json<AssessmentList>().items.find((item) => item.id === assessment.id);
     expect(row?.patientNumber).toBeNull();
+    expect(row?.patientId).toBeNull();
   });
 });

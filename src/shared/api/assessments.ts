@@ -117,7 +117,8 @@ export const assessmentSummarySchema = z.object({
   signedOffBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** The patient number of the patient record the assessment belongs to, if any. */
+  /** The patient record the assessment belongs to, if any: its id and patient number. */
+  patientId: z.string().nullable(),
   patientNumber: z.string().nullable(),
 });
 export type AssessmentSummary = z.infer<typeof assessmentSummarySchema>;

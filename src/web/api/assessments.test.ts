@@ -64,6 +64,7 @@ function summaryOf(assessment: Assessment): AssessmentSummary {
     signedOffBy: assessment.signedOffBy,
     createdAt: assessment.createdAt,
     updatedAt: assessment.updatedAt,
+    patientId: null,
     patientNumber: null,
   };
 }

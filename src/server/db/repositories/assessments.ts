@@ -60,7 +60,10 @@ export type SummaryRow = Pick<
   | 'created_at'
   | 'updated_at'
 > &
-  Pick<PatientRow, 'age' | 'gender' | 'bmi'> & { patient_number: string | null };
+  Pick<PatientRow, 'age' | 'gender' | 'bmi'> & {
+    patient_id: string | null;
+    patient_number: string | null;
+  };
 
 /** The server-side history filter, already translated from the user's words (see history-search). */
 export interface AssessmentFilter {
@@ -316,6 +319,7 @@ export const assessmentsRepository = {
         'patients.age',
         'patients.gender',
         'patients.bmi',
+        'patient_records.id as patient_id',
         'patient_records.number as patient_number',
       ])
       .orderBy('assessments.created_at', 'desc')

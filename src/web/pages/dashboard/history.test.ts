@@ -31,6 +31,7 @@ function summary(id: string, overrides: Partial<AssessmentSummary> = {}): Assess
     signedOffBy: null,
     createdAt: '2026-11-22T09:00:00.000Z',
     updatedAt: '2026-11-22T09:00:00.000Z',
+    patientId: null,
     patientNumber: null,
     ...overrides,
   };
