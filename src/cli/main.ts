@@ -6,8 +6,9 @@ Commands:
   serve [--build-if-needed]   Start the server (PORT, HOST, DATA_DIR, DATABASE_URL; see README)
   migrate                     Bring the database schema up to date
   score                       Score JSON-lines assessment inputs from stdin to stdout
-  seed --assessments N [--seed S]
+  seed --assessments N [--patients P] [--seed S]
                               Fill the database with N realistic, varied assessments
+                              (with --patients, over P patient records with repeat visits)
   user add --username NAME --role ROLE [--display-name TEXT]
                               Create an account (the password is read from stdin)
   user list | disable NAME | set-password NAME | set-role NAME ROLE

@@ -39,13 +39,23 @@ export async function runSeedCommand(
 ): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { assessments: { type: 'string' }, seed: { type: 'string', default: '1' } },
+    options: {
+      assessments: { type: 'string' },
+      patients: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+    },
   });
   const count = Number(values.assessments);
+  const patients = values.patients === undefined ? undefined : Number(values.patients);
   const seed = Number(values.seed);
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+  if (
+    !Number.isInteger(count) ||
+    count < 1 ||
+    !Number.isInteger(seed) ||
+    (patients !== undefined && (!Number.isInteger(patients) || patients < 1 || patients > count))
+  ) {
     io.stderr.write(
-      'Usage: triage seed --assessments N [--seed S]   (N a whole number of at least 1)\n',
+      'Usage: triage seed --assessments N [--patients P] [--seed S]   (N a whole number of at least 1; P from 1 to N)\n',
     );
     return 2;
   }
@@ -64,6 +74,7 @@ export async function runSeedCommand(
     let lastReport = 0;
     await seedAssessments(context, {
       assessments: count,
+      ...(patients === undefined ? {} : { patients }),
       seed,
       user,
       onProgress: (written) => {

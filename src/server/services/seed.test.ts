@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RISK_STATUSES } from '../../engine/index.ts';
+import { ageOn } from '../../shared/api/patients.ts';
+import { searchWords } from '../db/repositories/patient-records.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
-import { seedAssessments } from './seed.ts';
+import { visitCounts } from './seed-patients.ts';
+import { seededRandom, seedAssessments } from './seed.ts';
 
 describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
   let t: TestApp;
@@ -36,6 +39,17 @@ describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
     expect(await count('patients')).toBe(600);
     expect(await count('risk_factors')).toBe(600);
     expect(await count('results')).toBe(600 * 6);
+  });
+
+  it('names no patient record unless asked to', async () => {
+    const db = t.database.db;
+    const named = await db
+      .selectFrom('assessments')
+      .select('id')
+      .where('patient_record_id', 'is not', null)
+      .execute();
+    expect(named).toEqual([]);
+    expect(await db.selectFrom('patient_records').select('id').execute()).toEqual([]);
   });
 
   it('varies: every status, signed off, reviewed, deleted, notes with and without codes', async () => {
@@ -101,5 +115,190 @@ describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => {
+  const assessments = 600;
+  const patients = 150;
+  let t: TestApp;
+
+  async function seed(app: TestApp, batchSize: number) {
+    const { userId } = await signedInAs(app, 'nurse', 'seeder', 'Seeder');
+    await seedAssessments(app.context, {
+      assessments,
+      patients,
+      seed: 7,
+      batchSize,
+      user: { id: userId, displayName: 'Seeder' },
+    });
+  }
+
+  /** Every patient's assessments in time order, with what was measured at each. */
+  async function visits(app: TestApp) {
+    const rows = await app.database.db
+      .selectFrom('assessments')
+      .innerJoin('patients', 'patients.id', 'assessments.patient_id')
+      .select([
+        'assessments.id',
+        'assessments.patient_record_id',
+        'assessments.created_at',
+        'assessments.created_local_date',
+        'assessments.deleted_at',
+        'patients.age',
+        'patients.gender',
+        'patients.height',
+        'patients.weight',
+      ])
+      .orderBy('assessments.created_at')
+      .orderBy('assessments.id')
+      .execute();
+    return Map.groupBy(rows, (row) => row.patient_record_id);
+  }
+
+  async function records(app: TestApp) {
+    const rows = await app.database.db
+      .selectFrom('patient_records')
+      .selectAll()
+      .orderBy('id')
+      .execute();
+    // Each app has its own seeding user.
+    return rows.map(({ created_by: _, ...row }) => row);
+  }
+
+  beforeAll(async () => {
+    t = await openTestApp(testDatabase);
+    await seed(t, 250);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('makes the patient records asked for, every assessment naming a live one', async () => {
+    const db = t.database.db;
+    const live = await db
+      .selectFrom('patient_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(live.n)).toBe(patients);
+    const orphans = await db
+      .selectFrom('assessments')
+      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) =>
+        eb.or([
+          eb('patient_records.id', 'is', null),
+          eb('patient_records.deleted_at', 'is not', null),
+        ]),
+      )
+      .executeTakeFirstOrThrow();
+    expect(Number(orphans.n)).toBe(0);
+    const numbers = (await records(t)).map((row) => row.number);
+    expect(new Set(numbers.map((number) => number.toLowerCase())).size).toBe(patients);
+    for (const number of numbers) expect(number).toMatch(/^MRN-\d{7}(\/\d\d)?$/);
+  });
+
+  it('spreads repeat visits: most patients come 1 to 5 times, a few many more', async () => {
+    const counts = [...(await visits(t)).values()].map((each) => each.length);
+    expect(counts).toHaveLength(patients);
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(assessments);
+    expect(counts.filter((count) => count <= 5).length / patients).toBeGreaterThan(0.7);
+    expect(Math.max(...counts)).toBeGreaterThan(10);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(60);
+  });
+
+  it('measures each patient consistently, visit after visit in time order', async () => {
+    const byId = new Map((await records(t)).map((row) => [row.id, row]));
+    let weightChanges = 0;
+    for (const [recordId, seen] of await visits(t)) {
+      const record = byId.get(recordId ?? '');
+      if (record === undefined) throw new Error(`No record ${String(recordId)}`);
+      // The record is made at the first visit, and the visits span the seed's two years.
+      expect(record.created_at).toBe(seen[0]?.created_at);
+      let lastAge = 0;
+      for (const visit of seen) {
+        if (visit.gender !== null) expect(visit.gender).toBe(record.gender);
+        if (visit.age !== null) {
+          expect(visit.age).toBe(ageOn(record.birth_date ?? '', visit.created_local_date ?? ''));
+          expect(visit.age).toBeGreaterThanOrEqual(Math.max(lastAge, 18));
+          lastAge = visit.age;
+        }
+      }
+      const heights = new Set(seen.flatMap((visit) => visit.height ?? []));
+      expect(heights.size).toBeLessThanOrEqual(1);
+      // About a kilogram either way from one visit to the next (a visit may not weigh).
+      let last: { weight: number; visit: number } | undefined;
+      for (const [index, visit] of seen.entries()) {
+        if (visit.weight === null) continue;
+        if (last !== undefined) {
+          if (visit.weight !== last.weight) weightChanges++;
+          expect(Math.abs(visit.weight - last.weight)).toBeLessThanOrEqual(
+            1.25 * (index - last.visit),
+          );
+        }
+        last = { weight: visit.weight, visit: index };
+      }
+    }
+    expect(weightChanges).toBeGreaterThan(0);
+  });
+
+  it("indexes every record's words, which the patient search finds", async () => {
+    const words = await t.database.db
+      .selectFrom('patient_record_words')
+      .select(['word', 'patient_record_id'])
+      .execute();
+    const wordsOf = Map.groupBy(words, (row) => row.patient_record_id);
+    const all = await records(t);
+    for (const record of all) {
+      expect(new Set((wordsOf.get(record.id) ?? []).map((row) => row.word))).toEqual(
+        new Set([...searchWords(record.number), ...searchWords(record.name ?? '')]),
+      );
+    }
+    const { cookie } = await signedInAs(t, 'nurse');
+    const someone = all[0];
+    const surname = someone?.name?.split(' ').at(-1) ?? '';
+    const found = await t.app.inject({
+      method: 'GET',
+      url: `/api/patients?q=${encodeURIComponent(`${surname} ${someone?.number ?? ''}`)}`,
+      headers: { cookie },
+    });
+    expect(found.statusCode).toBe(200);
+    expect(found.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toEqual([
+      someone?.id,
+    ]);
+  });
+
+  it('is reproducible from its seed', async () => {
+    const again = await openTestApp(testDatabase);
+    try {
+      await seed(again, assessments);
+      expect(await records(again)).toEqual(await records(t));
+      const linked = (app: TestApp) =>
+        app.database.db
+          .selectFrom('assessments')
+          .select(['id', 'patient_record_id', 'assessment_code'])
+          .orderBy('id')
+          .execute();
+      expect(await linked(again)).toEqual(await linked(t));
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('visit counts', () => {
+  it('add up to the assessments, mostly 1 to 5 a patient, with a tail to 60', () => {
+    const counts = visitCounts(seededRandom(3), 300_000, 1_000_000);
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1_000_000);
+    const share = (test: (count: number) => boolean) => counts.filter(test).length / counts.length;
+    expect(share((count) => count >= 1 && count <= 5)).toBeGreaterThan(0.8);
+    expect(share((count) => count === 1)).toBeGreaterThan(0.4);
+    expect(counts.filter((count) => count >= 50).length).toBeGreaterThan(100);
+    expect(counts.reduce((most, count) => Math.max(most, count), 0)).toBe(60);
+  });
+
+  it('give every patient one visit when there are as many patients as assessments', () => {
+    expect([...visitCounts(seededRandom(3), 1000, 1000)]).toEqual(Array(1000).fill(1));
   });
 });

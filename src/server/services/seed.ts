@@ -14,9 +14,10 @@ import { insertRows } from '../db/repositories/bulk.ts';
 import type { Database } from '../db/schema.ts';
 import { timeOrderedId } from '../ids.ts';
 import { childRows, searchText, type PatientInput } from './assessment-records.ts';
+import { seedPatients } from './seed-patients.ts';
 
 /** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -148,6 +149,11 @@ function emptyRows(): Rows {
 
 export interface SeedOptions {
   assessments: number;
+  /**
+   * Patient records the assessments belong to, with repeat visits (at most `assessments`);
+   * without it, no assessment names a patient record.
+   */
+  patients?: number;
   seed: number;
   /** The user recorded as creator, signer and reviewer of the seeded records. */
   user: { id: string; displayName: string };
@@ -157,6 +163,8 @@ export interface SeedOptions {
 }
 
 const tablesInOrder = [
+  'patient_records',
+  'patient_record_words',
   'patients',
   'assessments',
   'symptoms',
@@ -188,7 +196,8 @@ async function withSeedingCache(context: AppContext, run: () => Promise<void>): 
 
 /**
  * Writes realistic, varied assessments straight through the repositories, many per transaction:
- * all conditions and statuses, notes with and without codes, some signed off, reviewed, deleted.
+ * all conditions and statuses, notes with and without codes, some signed off, reviewed, deleted;
+ * with `patients`, each naming the patient record of the person seen (made at their first visit).
  */
 export async function seedAssessments(context: AppContext, options: SeedOptions): Promise<void> {
   await withSeedingCache(context, () => writeAssessments(context, options));
@@ -207,6 +216,21 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
   const start = end - span;
   const bytes = seededBytes(random);
   const localDate = localDateIn(context.config.timeZone);
+  // The patients draw from a generator of their own, so that a seed without them is unchanged.
+  const patientRandom = seededRandom(options.seed ^ 0x70617469);
+  const patientBytes = seededBytes(patientRandom);
+  const patients =
+    options.patients === undefined
+      ? undefined
+      : seedPatients(patientRandom, {
+          patients: options.patients,
+          assessments: options.assessments,
+          endLocalDate: localDate(new Date(end)),
+        });
+  const recordIds = Array.from(
+    { length: options.patients ?? 0 },
+    (): string | undefined => undefined,
+  );
   let written = 0;
   while (written < options.assessments) {
     const rows = emptyRows();
@@ -222,6 +246,19 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
       const patientId = timeOrderedId(createdMs, bytes);
       const code = generateAssessmentCode(createdMs, random);
       const input = patientData(random);
+      let recordId: string | null = null;
+      if (patients !== undefined) {
+        const patient = patients.patientOf(written + i);
+        recordId = recordIds[patient] ?? null;
+        if (recordId === null) {
+          recordId = timeOrderedId(createdMs, patientBytes);
+          recordIds[patient] = recordId;
+          const { record, words } = patients.record(patient, recordId, at, options.user.id);
+          rows.patient_records.push(record);
+          rows.patient_record_words.push(...words);
+        }
+        input.demographics = patients.measure(patient, createdLocalDate, input.demographics);
+      }
       const result = score(input);
       const signedOff = random() < 0.3;
       const deleted = random() < 0.02;
@@ -238,6 +275,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
       rows.assessments.push({
         id,
         patient_id: patientId,
+        patient_record_id: recordId,
         assessment_code: code,
         assessment_complete: result.assessmentComplete,
         total_score: result.totalScore,
