@@ -30,6 +30,9 @@ const NewAssessmentPage = lazy(() =>
     default: module.NewAssessmentPage,
   })),
 );
+const PatientPage = lazy(() =>
+  import('./pages/patients/PatientPage.tsx').then((module) => ({ default: module.PatientPage })),
+);
 const SavedAssessmentPage = lazy(() =>
   import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
     default: module.SavedAssessmentPage,
@@ -87,6 +90,14 @@ export function App() {
             />
             <Route path="assessments/new" element={<NewAssessmentPage />} />
             <Route path="assessments/:id" element={<SavedAssessmentPage />} />
+            <Route
+              path="patients/:id"
+              element={
+                <RequirePermission action="patient.view">
+                  <PatientPage />
+                </RequirePermission>
+              }
+            />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
