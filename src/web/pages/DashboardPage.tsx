@@ -6,6 +6,7 @@ import { useSignedInUser } from '../hooks/useSession.ts';
 import { AssessmentHistory } from './dashboard/AssessmentHistory.tsx';
 import { AdminToolsCard, GuidelinesCard } from './dashboard/DashboardCards.tsx';
 import { FeatureCards, ProcessOverview, WelcomeBanner } from './dashboard/DashboardIntro.tsx';
+import { PatientSearch } from './dashboard/PatientSearch.tsx';
 
 // At the foot of the page, and only for doctors and administrators: it loads after the first paint.
 const AgreementSummary = lazy(() =>
@@ -22,6 +23,7 @@ export function DashboardPage() {
     <Container size="xl" px={0}>
       <Stack gap="xl">
         <WelcomeBanner displayName={user.displayName} />
+        {can(user.role, 'patient.view') && <PatientSearch />}
         <FeatureCards />
         <ProcessOverview />
         <AssessmentHistory user={user} />

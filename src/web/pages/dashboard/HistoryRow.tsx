@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { AssessmentSummary } from '../../../shared/api/assessments.ts';
 import { formatLocalDateTime } from '../../format.ts';
 import { bmiText, genderAndAge, totalScoreText } from './historyFormat.ts';
@@ -40,6 +40,20 @@ export function HistoryRow({ row, actions }: { row: AssessmentSummary; actions: 
               </Badge>
             )}
           </Group>
+          {row.patientId !== null && row.patientNumber !== null && (
+            <Text size="sm">
+              Patient{' '}
+              <Anchor
+                component={Link}
+                to={`/patients/${encodeURIComponent(row.patientId)}`}
+                fw={600}
+                ff="monospace"
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {row.patientNumber}
+              </Anchor>
+            </Text>
+          )}
           <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
             {row.code ?? 'No assessment code'}
           </Text>
