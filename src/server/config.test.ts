@@ -11,6 +11,7 @@ describe('configuration', () => {
       sessionIdleMinutes: 30,
       sessionAbsoluteHours: 12,
       timeZone: 'UTC',
+      patientIdSystem: 'urn:triage:patient-number',
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -23,8 +24,17 @@ describe('configuration', () => {
     ['SESSION_IDLE_MINUTES', '0'],
     ['TRIAGE_TIME_ZONE', 'Mars/Olympus'],
     ['COOKIE_SECURE', 'maybe'],
+    ['TRIAGE_PATIENT_ID_SYSTEM', 'patient-number'],
+    ['TRIAGE_PATIENT_ID_SYSTEM', 'https://clinic example/patients'],
+    ['TRIAGE_PATIENT_ID_SYSTEM', 'http://'],
   ])('stops on an invalid %s, naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
+  });
+
+  it('takes the patient number system as given when it is a URI', () => {
+    for (const system of ['https://clinic.example/fhir/patient-number', 'urn:oid:1.2.3.4.5']) {
+      expect(loadConfig({ TRIAGE_PATIENT_ID_SYSTEM: system }).patientIdSystem).toBe(system);
+    }
   });
 });

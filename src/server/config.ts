@@ -18,6 +18,8 @@ export interface Config {
   adminPassword: string | undefined;
   /** Folder of the built web app; the default is where `npm run build` puts it. */
   webRoot: string | undefined;
+  /** The FHIR identifier system (a URI) under which the clinic's patient numbers are exported. */
+  patientIdSystem: string;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +60,11 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/** An absolute URI: a scheme, then no white space (FHIR's `uri`), that URL parsing accepts. */
+function isUri(text: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(text) && URL.canParse(text);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -70,6 +77,13 @@ export function loadConfig(env: Env = process.env): Config {
   const timeZone = env.TRIAGE_TIME_ZONE || 'UTC';
   if (!isTimeZone(timeZone)) {
     throw new ConfigError('TRIAGE_TIME_ZONE', `is not a known time zone (got "${timeZone}")`);
+  }
+  const patientIdSystem = env.TRIAGE_PATIENT_ID_SYSTEM || 'urn:triage:patient-number';
+  if (!isUri(patientIdSystem)) {
+    throw new ConfigError(
+      'TRIAGE_PATIENT_ID_SYSTEM',
+      `must be an absolute URI such as urn:triage:patient-number (got "${patientIdSystem}")`,
+    );
   }
   const host = env.HOST || '127.0.0.1';
   return {
@@ -85,5 +99,6 @@ export function loadConfig(env: Env = process.env): Config {
     adminUsername: env.TRIAGE_ADMIN_USERNAME || undefined,
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
+    patientIdSystem,
   };
 }
