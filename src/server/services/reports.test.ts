@@ -122,4 +122,138 @@ describe('the comprehensive report', () => {
     expect(text).toContain('\nCLINICAL NOTES\n--------------\nFirst line\nSecond line\n\n');
     expect(text.endsWith('confirmatory tests.\n')).toBe(true);
   });
+
+  describe('of an assessment that names a patient record', () => {
+    /** DM2 high and Hypertension diagnosed now; BMI 31.2. */
+    const now: PatientData = {
+      demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
+      riskFactors: { familyHistory: { DM2: true } },
+      symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
+      management: { Hypertension: { diagnosed: true } },
+    };
+    const current = score(now);
+    const previous: NonNullable<Assessment['previousAssessment']> = {
+      id: 'a6f1c2de-0000-4000-8000-000000000000',
+      code: 'ASS-1-PREV',
+      // 09:15 on 1 October in Johannesburg.
+      createdAt: '2026-10-01T07:15:00.000Z',
+      totalScore: 3,
+      bmi: 29.4,
+      signedOff: true,
+      reviewLocked: false,
+      ruleSetVersion: current.ruleSetVersion,
+      results: current.conditions.map(({ condition, riskStatus, totalScore }) =>
+        condition === 'DM2'
+          ? { condition, riskStatus: 'MAYBE' as const, totalScore: totalScore - 1.5 }
+          : condition === 'Hypertension'
+            ? { condition, riskStatus: 'FALSE' as const, totalScore: 0.75 }
+            : { condition, riskStatus, totalScore },
+      ),
+    };
+    const linked = assessmentOf(now, {
+      code: 'ASS-2-NOW',
+      patient: { id: 'p-1', number: 'MRN-0001', name: 'Amina Okafor' },
+      previousAssessment: previous,
+    });
+
+    it('names the patient after the assessment, and compares after the results', () => {
+      const report = assessmentReport(linked, clock);
+      expect(report.sections.map((section) => section.heading)).toEqual([
+        'Report',
+        'Assessment',
+        'Patient',
+        'Patient Demographics',
+        'Symptoms',
+        'Risk Factors',
+        'Management',
+        'Results',
+        'Since the last assessment',
+        'Recommendations',
+        'Clinical Notes',
+        'Disclaimer',
+      ]);
+      expect(linesOf(linked, 'Patient')).toEqual([
+        'Patient number: MRN-0001',
+        'Name: Amina Okafor',
+      ]);
+      expect(linesOf(linked, 'Since the last assessment')).toEqual([
+        'Previous assessment: 2026-10-01 09:15 (ASS-1-PREV)',
+        'BMI: 29.4 then, 31.2 now (+1.8)',
+        'Type 2 Diabetes: Moderate Risk then, High Risk now; total score +1.5000',
+        'HIV: Low Risk then and now; total score no change',
+        'TB: Low Risk then and now; total score no change',
+        'Asthma: Low Risk then and now; total score no change',
+        'Hypertension: Low Risk then, Diagnosed now; total score \u22120.7500',
+        'Hyperlipidaemia: Moderate Risk then and now; total score no change',
+      ]);
+      expect(renderReportText(report)).toContain(
+        '\nPATIENT\n-------\nPatient number: MRN-0001\nName: Amina Okafor\n\nPATIENT DEMOGRAPHICS\n',
+      );
+      expect(renderReportText(report)).toContain(
+        '\nSINCE THE LAST ASSESSMENT\n-------------------------\nPrevious assessment: ',
+      );
+    });
+
+    it('keeps every line of the spec report, in its place', () => {
+      const unlinked = assessmentReport(
+        { ...linked, patient: null, previousAssessment: null },
+        clock,
+      );
+      const report = assessmentReport(linked, clock);
+      const added = new Set(['Patient', 'Since the last assessment']);
+      expect(report.sections.filter((section) => !added.has(section.heading))).toEqual(
+        unlinked.sections,
+      );
+      expect(report.fileName).toBe(unlinked.fileName);
+    });
+
+    it('says what it does not know: a name, a BMI, a score of a condition', () => {
+      const report = assessmentReport(
+        assessmentOf(
+          { demographics: { age: 40, gender: 'Male' } },
+          {
+            patient: { id: 'p-2', number: 'P/77-B', name: null },
+            previousAssessment: {
+              ...previous,
+              code: null,
+              bmi: 24.2,
+              results: previous.results.filter((result) => result.condition !== 'TB'),
+            },
+          },
+        ),
+        clock,
+      );
+      const lines = (heading: string) =>
+        report.sections.find((section) => section.heading === heading)?.lines;
+      expect(lines('Patient')).toEqual(['Patient number: P/77-B', 'Name: Not recorded']);
+      expect(lines('Since the last assessment')).toEqual(
+        expect.arrayContaining([
+          `Previous assessment: 2026-10-01 09:15 (${previous.id})`,
+          'BMI: 24.2 then, not calculated now',
+          'TB: Not assessed then, Low Risk now',
+        ]),
+      );
+    });
+
+    it('says when the two assessments were scored by different rule sets', () => {
+      const lines = linesOf(
+        assessmentOf(now, {
+          patient: linked.patient,
+          previousAssessment: { ...previous, ruleSetVersion: '1.9' },
+        }),
+        'Since the last assessment',
+      );
+      expect(lines?.[1]).toBe(
+        'Rule set then: version 1.9; now: Clinical Guidelines Version 2.0 (scores of different rule sets do not compare)',
+      );
+    });
+
+    it('names the patient even before there is anything to compare with', () => {
+      const first = assessmentReport({ ...linked, previousAssessment: null }, clock);
+      expect(first.sections.map((section) => section.heading)).toContain('Patient');
+      expect(first.sections.map((section) => section.heading)).not.toContain(
+        'Since the last assessment',
+      );
+    });
+  });
 });

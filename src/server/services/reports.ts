@@ -19,6 +19,7 @@ import {
   notRecorded,
   prescriptionDurationLabels,
 } from '../../shared/display.ts';
+import { formatBmiChange, formatScoreChange, sinceLast } from '../../shared/since-last.ts';
 import { productTexts } from '../../shared/texts.ts';
 import type { AppContext } from '../context.ts';
 import { localDate } from '../time.ts';
@@ -86,6 +87,14 @@ function assessmentSection(assessment: Assessment, clock: ReportClock): ReportSe
       signOffLine(assessment.signedOffBy, assessment.signedOffAt, zone),
       `Rule set: ${ruleSetByVersion(assessment.results.ruleSetVersion).name}`,
     ],
+  };
+}
+
+/** The patient record the assessment names: who the report is about. */
+function patientSection(patient: NonNullable<Assessment['patient']>): ReportSection {
+  return {
+    heading: 'Patient',
+    lines: [`Patient number: ${patient.number}`, `Name: ${patient.name ?? notRecorded}`],
   };
 }
 
@@ -205,6 +214,71 @@ function resultsSection(assessment: Assessment): ReportSection {
   };
 }
 
+/** A rule set's name, or its version for one this build does not know. */
+function ruleSetName(version: string): string {
+  try {
+    return ruleSetByVersion(version).name;
+  } catch {
+    return `version ${version}`;
+  }
+}
+
+function statusLabel(status: RiskStatus | null): string {
+  return status === null ? 'Not assessed' : RISK_STATUS_LABELS[status];
+}
+
+function bmiReading(bmi: number): string {
+  return bmi > 0 ? formatBmi(bmi) : 'not calculated';
+}
+
+/**
+ * What changed since the patient's previous assessment: when it was made, the BMI then and now,
+ * and per condition the status then and now with the change in total score.
+ */
+function sinceLastSection(
+  assessment: Assessment,
+  previous: NonNullable<Assessment['previousAssessment']>,
+  clock: ReportClock,
+): ReportSection {
+  const change = sinceLast(
+    {
+      bmi: assessment.demographics.bmi,
+      results: assessment.results.conditions.map(({ condition, riskStatus, totalScore }) => ({
+        condition,
+        riskStatus,
+        totalScore,
+      })),
+    },
+    previous,
+  );
+  const lines = [
+    `Previous assessment: ${formatDateTime(change.previousDate, clock.timeZone)} (${change.previousCode ?? change.previousId})`,
+  ];
+  const ruleSetNow = assessment.results.ruleSetVersion;
+  if (change.previousRuleSetVersion !== ruleSetNow) {
+    lines.push(
+      `Rule set then: ${ruleSetName(change.previousRuleSetVersion)}; now: ${ruleSetName(ruleSetNow)} (scores of different rule sets do not compare)`,
+    );
+  }
+  lines.push(
+    `BMI: ${bmiReading(change.bmiThen)} then, ${bmiReading(change.bmiNow)} now${
+      change.bmiChange === null ? '' : ` (${formatBmiChange(change.bmiChange)})`
+    }`,
+  );
+  for (const condition of change.conditions) {
+    const statuses =
+      condition.statusThen === condition.statusNow
+        ? `${statusLabel(condition.statusNow)} then and now`
+        : `${statusLabel(condition.statusThen)} then, ${statusLabel(condition.statusNow)} now`;
+    const score =
+      condition.scoreChange === null
+        ? ''
+        : `; total score ${formatScoreChange(condition.scoreChange)}`;
+    lines.push(`${CONDITION_DISPLAY_NAMES[condition.condition]}: ${statuses}${score}`);
+  }
+  return { heading: 'Since the last assessment', lines };
+}
+
 /** What to do per status, most urgent first; a low risk needs only routine screening. */
 const recommendations: ReadonlyArray<[RiskStatus, string]> = [
   ['TRUE', 'clinical evaluation and confirmatory testing recommended.'],
@@ -250,16 +324,26 @@ function notesSection(notes: string | null): ReportSection {
 
 export const disclaimerSection: ReportSection = { heading: 'Disclaimer', lines: reportDisclaimer };
 
-/** The sections of spec 9.5 for one assessment, without the disclaimer that ends every report. */
+/**
+ * The sections of spec 9.5 for one assessment, without the disclaimer that ends every report.
+ * An assessment that names a patient record adds the patient after the assessment's own details
+ * and, when the patient was assessed before, what changed since after the results; an assessment
+ * that names none has the spec's sections alone.
+ */
 export function assessmentSections(assessment: Assessment, clock: ReportClock): ReportSection[] {
   const ruleSet = ruleSetByVersion(assessment.results.ruleSetVersion);
+  const { patient, previousAssessment } = assessment;
   return [
     assessmentSection(assessment, clock),
+    ...(patient === null ? [] : [patientSection(patient)]),
     demographicsSection(assessment),
     symptomsSection(assessment, ruleSet),
     riskFactorsSection(assessment),
     managementSection(assessment),
     resultsSection(assessment),
+    ...(previousAssessment === null
+      ? []
+      : [sinceLastSection(assessment, previousAssessment, clock)]),
     recommendationsSection(assessment),
     notesSection(assessment.notes),
   ];
