@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { score, type AssessmentResult } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
+import type { Patient } from '../../shared/api/patients.ts';
 import {
   getAssessment,
   saveNewAssessment,
@@ -13,6 +14,7 @@ import { clearAssessmentDraft, readDraft, writeDraft } from '../pages/assessment
 import {
   assessmentBody,
   formFromAssessment,
+  isNewPatient,
   parseDemographics,
   patientData,
   sameContent,
@@ -25,6 +27,12 @@ import {
   wizardTexts,
   type Failure,
 } from '../pages/assessment/messages.ts';
+import {
+  localDay,
+  patientAgeFor,
+  patientProblems,
+  withChosenPatient,
+} from '../pages/assessment/patient.ts';
 import type { StepFacts } from '../pages/assessment/steps.ts';
 
 /** What the wizard holds: the answers being edited and, once saved, the stored assessment. */
@@ -80,6 +88,10 @@ export function useAssessmentWizard({
   const { form, saved } = record;
   const signedOff = saved?.signedOff === true;
   const parsed = useMemo(() => parseDemographics(form.demographics), [form.demographics]);
+  const patientIssues = useMemo(
+    () => patientProblems(form.patient, localDay(new Date())),
+    [form.patient],
+  );
   const savedForm = useMemo(() => (saved === null ? null : formFromAssessment(saved)), [saved]);
   const dirty = savedForm === null || !sameContent(form, savedForm);
   const results = useMemo<DisplayedResults>(
@@ -123,21 +135,44 @@ export function useAssessmentWizard({
     [signedOff],
   );
 
+  /** A patient record chosen in step 1 fills the demographics it knows. */
+  const savedCreatedAt = saved?.createdAt ?? null;
+  const choosePatient = useCallback(
+    (patient: Patient) => {
+      const age = patientAgeFor(patient, savedCreatedAt, localDay(new Date()));
+      updateForm((current) => withChosenPatient(current, patient, age));
+    },
+    [updateForm, savedCreatedAt],
+  );
+
   const markResultsCalculated = useCallback(() => {
     setRecord((current) =>
       current.resultsCalculated ? current : { ...current, resultsCalculated: true },
     );
   }, []);
 
-  /** Takes in the stored assessment; answers typed while a call was out are kept. */
+  /**
+   * Takes in the stored assessment; answers typed while a call was out are kept. A new patient
+   * the save created is the assessment's patient record from then on, so it is not sent again.
+   */
   const acceptStored = useCallback((assessment: Assessment, formSent: AssessmentForm) => {
-    setRecord((current) => ({
-      code: assessment.code ?? current.code,
-      saved: assessment,
-      baseVersion: assessment.version,
-      resultsCalculated: true,
-      form: current.form === formSent ? formFromAssessment(assessment) : current.form,
-    }));
+    setRecord((current) => {
+      const storedForm = formFromAssessment(assessment);
+      const patientCreated =
+        current.form.patient === formSent.patient && isNewPatient(formSent.patient);
+      return {
+        code: assessment.code ?? current.code,
+        saved: assessment,
+        baseVersion: assessment.version,
+        resultsCalculated: true,
+        form:
+          current.form === formSent
+            ? storedForm
+            : patientCreated
+              ? { ...current.form, patient: storedForm.patient }
+              : current.form,
+      };
+    });
   }, []);
 
   async function save(): Promise<void> {
@@ -222,6 +257,7 @@ export function useAssessmentWizard({
     saved,
     form,
     parsed,
+    patientProblems: patientIssues,
     dirty,
     signedOff,
     results,
@@ -234,6 +270,7 @@ export function useAssessmentWizard({
     replacedNotes,
     dismissReplacedNotes: () => setReplacedNotes(null),
     updateForm,
+    choosePatient,
     markResultsCalculated,
     save,
     signOff,

@@ -126,8 +126,12 @@ export function AssessmentWizard({
           <DemographicsStep
             form={wizard.form.demographics}
             parsed={wizard.parsed}
+            patient={wizard.form.patient}
+            patientProblems={wizard.patientProblems}
             canContinue={canOpenStep(facts, 2)}
             onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
+            onPatientChange={(patient) => wizard.updateForm((form) => ({ ...form, patient }))}
+            onChoosePatient={wizard.choosePatient}
             onContinue={() => goToStep(2)}
           />
         )}

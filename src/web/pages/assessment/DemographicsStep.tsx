@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
+import type { Patient } from '../../../shared/api/patients.ts';
 import { bmiNote } from './display.ts';
 import { formatBmi } from '../../../shared/display.ts';
 import {
@@ -8,7 +9,10 @@ import {
   type DemographicField,
   type DemographicsForm,
   type ParsedDemographics,
+  type PatientForm,
 } from './form.ts';
+import type { PatientProblems } from './patient.ts';
+import { PatientField } from './PatientField.tsx';
 
 /** Fields restored with a value show their message at once; empty ones once visited. */
 function initiallyVisited(form: DemographicsForm): Set<DemographicField> {
@@ -46,14 +50,23 @@ function BmiDisplay({ parsed }: { parsed: ParsedDemographics }) {
 export function DemographicsStep({
   form,
   parsed,
+  patient,
+  patientProblems,
   canContinue,
   onChange,
+  onPatientChange,
+  onChoosePatient,
   onContinue,
 }: {
   form: DemographicsForm;
   parsed: ParsedDemographics;
+  patient: PatientForm;
+  patientProblems: PatientProblems;
   canContinue: boolean;
   onChange: (form: DemographicsForm) => void;
+  onPatientChange: (patient: PatientForm) => void;
+  /** A record chosen from the search: it fills the demographics it knows. */
+  onChoosePatient: (patient: Patient) => void;
   onContinue: () => void;
 }) {
   const [visited, setVisited] = useState(() => initiallyVisited(form));
@@ -66,6 +79,16 @@ export function DemographicsStep({
 
   return (
     <Stack gap="lg">
+      <PatientField
+        patient={patient}
+        problems={patientProblems}
+        onChange={onPatientChange}
+        onChoose={(chosen) => {
+          // The filled values are checked at once, as if typed.
+          setVisited((current) => new Set([...current, 'age', 'gender', 'height']));
+          onChoosePatient(chosen);
+        }}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <NumberInput
           label="Age"

@@ -1,15 +1,22 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { generateAssessmentCode } from '../../../engine/index.ts';
+import { getPatient } from '../../api/patients.ts';
+import { errorMessage } from '../../forms.ts';
 import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
+import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
 import { newDraft, readDraftFor, writeDraft, type AssessmentDraft } from './draft.ts';
-import { emptyForm } from './form.ts';
+import { emptyForm, type AssessmentForm } from './form.ts';
+import { withChosenPatient } from './patient.ts';
 
-function startDraft(userId: string): AssessmentDraft {
-  return newDraft(userId, generateAssessmentCode(Date.now(), Math.random), emptyForm);
+function startDraft(userId: string, form: AssessmentForm = emptyForm): AssessmentDraft {
+  return newDraft(userId, generateAssessmentCode(Date.now(), Math.random), form);
 }
+
+const patientLoadFailed = 'Failed to load patient';
 
 /** The assessment in progress in this tab, or a fresh one when there is none. */
 function NewAssessmentWizard({ userId }: { userId: string }) {
@@ -34,22 +41,90 @@ function NewAssessmentWizard({ userId }: { userId: string }) {
   );
 }
 
+function PatientLoadFailed({
+  message,
+  onRetry,
+  onWithout,
+}: {
+  message: string;
+  onRetry: () => void;
+  onWithout: () => void;
+}) {
+  usePageTitle(patientLoadFailed);
+  return (
+    <Container size="lg">
+      <Alert color="red" title={patientLoadFailed}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{message}</Text>
+          <Group gap="sm">
+            <Button size="xs" onClick={onRetry}>
+              Try Again
+            </Button>
+            <Button size="xs" variant="default" onClick={onWithout}>
+              Start without a patient
+            </Button>
+            <Button size="xs" variant="subtle" component={Link} to="/">
+              Back to Dashboard
+            </Button>
+          </Group>
+        </Stack>
+      </Alert>
+    </Container>
+  );
+}
+
 /**
- * `/assessments/new` starts a new assessment: all data reset, step 1, a new code (spec 4). The
- * wizard then keeps `?step=` in the address, and an address with a step restores the assessment
- * in progress, so that reloading the tab loses nothing.
+ * `/assessments/new` starts a new assessment: all data reset, step 1, a new code (spec 4);
+ * `/assessments/new?patient=<id>` starts it for that patient record, which fills what it knows.
+ * The wizard then keeps `?step=` in the address, and an address with a step restores the
+ * assessment in progress, so that reloading the tab loses nothing.
  */
 export function NewAssessmentPage() {
   const user = useSignedInUser();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const starting = !searchParams.has('step');
+  const patientId = starting ? searchParams.get('patient') : null;
+  const [failure, setFailure] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (!starting) return;
-    writeDraft(startDraft(user.id));
-    void navigate({ search: '?step=1' }, { replace: true });
-  }, [starting, user.id, navigate]);
+    const begin = (form?: AssessmentForm) => {
+      writeDraft(startDraft(user.id, form));
+      void navigate({ search: '?step=1' }, { replace: true });
+    };
+    if (patientId === null) {
+      begin();
+      return;
+    }
+    const controller = new AbortController();
+    setFailure(null);
+    getPatient(patientId, controller.signal).then(
+      // A new assessment is made today: the age the server gives for today.
+      (patient) => begin(withChosenPatient(emptyForm, patient, patient.age)),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setFailure(errorMessage(error));
+      },
+    );
+    return () => controller.abort();
+  }, [starting, patientId, user.id, navigate, attempt]);
 
-  return starting ? null : <NewAssessmentWizard userId={user.id} />;
+  if (!starting) return <NewAssessmentWizard userId={user.id} />;
+  if (failure !== null) {
+    return (
+      <PatientLoadFailed
+        message={failure}
+        onRetry={() => setAttempt((n) => n + 1)}
+        onWithout={() => void navigate('/assessments/new', { replace: true })}
+      />
+    );
+  }
+  if (patientId === null) return null;
+  return (
+    <Group gap="sm" role="status">
+      <Loader size="sm" />
+      <Text>Loading patient...</Text>
+    </Group>
+  );
 }

@@ -130,7 +130,9 @@ function Actions({
     dirty: wizard.dirty,
     saving: wizard.saving,
   });
-  const saveBlocked = hasInvalidDemographics(wizard.parsed);
+  const patientIssues = Object.values(wizard.patientProblems);
+  const patientInvalid = patientIssues.length > 0;
+  const saveBlocked = hasInvalidDemographics(wizard.parsed) || patientInvalid;
   const hint = signOffHint(wizard);
 
   async function confirmSignOff() {
@@ -155,9 +157,14 @@ function Actions({
           {wizard.failure.message}
         </Alert>
       )}
-      {saveBlocked && !signedOff && (
+      {hasInvalidDemographics(wizard.parsed) && !signedOff && (
         <Text size="sm" c="red.9">
           Correct the demographics before saving.
+        </Text>
+      )}
+      {patientInvalid && !signedOff && (
+        <Text size="sm" c="red.9">
+          Before saving, correct the patient in the demographics: {patientIssues.join('. ')}.
         </Text>
       )}
       <Group gap="sm" wrap="wrap">

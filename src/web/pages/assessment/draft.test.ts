@@ -9,7 +9,7 @@ import {
   writeDraft,
   type AssessmentDraft,
 } from './draft.ts';
-import { emptyForm } from './form.ts';
+import { emptyForm, emptyPatientForm } from './form.ts';
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -28,6 +28,13 @@ const draft: AssessmentDraft = {
   baseVersion: null,
   resultsCalculated: true,
   form: {
+    patient: {
+      number: 'MRN-1001',
+      chosen: { id: 'p-1', number: 'MRN-1001', name: 'Thandi Mokoena' },
+      isNew: false,
+      name: '',
+      birthDate: '',
+    },
     demographics: { age: '58', gender: 'Female', height: '165', weight: '8' },
     riskFactors: { familyHistory: { DM2: true } },
     symptoms: { HIV: { weightLoss: { present: true, severity: 'gain' } } },
@@ -39,6 +46,33 @@ const draft: AssessmentDraft = {
 describe('draft (de)serialisation', () => {
   it('gives back what was stored, half-typed values included', () => {
     expect(parseDraft(serializeDraft(draft))).toEqual(draft);
+  });
+
+  it('keeps a new patient typed but not saved yet', () => {
+    const typed: AssessmentDraft = {
+      ...draft,
+      form: {
+        ...draft.form,
+        patient: {
+          number: 'MRN-77',
+          chosen: null,
+          isNew: true,
+          name: 'Sipho',
+          birthDate: '1980-05-0',
+        },
+      },
+    };
+    expect(parseDraft(serializeDraft(typed))).toEqual(typed);
+  });
+
+  it('reads a draft stored before assessments named patients as one without a patient', () => {
+    const formWithout: Partial<AssessmentDraft['form']> = { ...draft.form };
+    delete formWithout.patient;
+    const stored = JSON.stringify({ format: 1, draft: { ...draft, form: formWithout } });
+    expect(parseDraft(stored)).toEqual({
+      ...draft,
+      form: { ...draft.form, patient: emptyPatientForm },
+    });
   });
 
   it('drops anything that is not a draft of this format', () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { GENDERS } from '../../../engine/index.ts';
+import { patientReferenceSchema } from '../../../shared/api/patients.ts';
 import { assessmentInputSchema } from '../../../shared/assessment-input.ts';
-import type { AssessmentForm } from './form.ts';
+import { emptyPatientForm, type AssessmentForm } from './form.ts';
 
 /**
  * The assessment in progress, kept in the tab's session storage so that an accidental reload
@@ -32,6 +33,16 @@ const draftSchema = z.object({
   baseVersion: z.number().int().nullable(),
   resultsCalculated: z.boolean(),
   form: z.object({
+    // Drafts stored before assessments named patients have none.
+    patient: z
+      .object({
+        number: z.string(),
+        chosen: patientReferenceSchema.nullable(),
+        isNew: z.boolean(),
+        name: z.string(),
+        birthDate: z.string(),
+      })
+      .default(emptyPatientForm),
     demographics: z.object({
       age: z.string(),
       gender: z.enum(GENDERS).nullable(),

@@ -5,9 +5,11 @@ import {
   anySymptomRecorded,
   assessmentBody,
   emptyForm,
+  emptyPatientForm,
   formFromAssessment,
   hasInvalidDemographics,
   parseDemographics,
+  patientBodyPart,
   sameContent,
   withSymptomAnswer,
   type AssessmentForm,
@@ -70,6 +72,7 @@ describe('parseDemographics (spec 5)', () => {
 });
 
 const form: AssessmentForm = {
+  patient: emptyPatientForm,
   demographics: filled,
   riskFactors: { smoking: false, familyHistory: { DM2: true } },
   symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
@@ -81,6 +84,7 @@ describe('assessmentBody', () => {
   it('sends the valid demographics, the answers, the code when given, and empty notes as null', () => {
     expect(assessmentBody(form, 'ASS-ABC-1234')).toEqual({
       code: 'ASS-ABC-1234',
+      patientId: null,
       demographics: { age: 58, gender: 'Female', height: 165, weight: 80 },
       riskFactors: form.riskFactors,
       symptoms: form.symptoms,
@@ -92,8 +96,46 @@ describe('assessmentBody', () => {
   });
 });
 
+describe('patientBodyPart', () => {
+  const chosen = { id: 'p-1', number: 'MRN-1001', name: 'Thandi Mokoena' };
+  const typed = { ...emptyPatientForm, number: ' MRN-77 ' };
+
+  it('names no patient record without a patient number', () => {
+    expect(patientBodyPart(emptyPatientForm)).toEqual({ patientId: null });
+    expect(patientBodyPart({ ...typed, number: '   ', isNew: true, name: 'Left' })).toEqual({
+      patientId: null,
+    });
+  });
+
+  it('names the chosen record by its id, whatever new-patient details were typed before', () => {
+    expect(
+      patientBodyPart({
+        number: 'MRN-1001',
+        chosen,
+        isNew: false,
+        name: 'Other',
+        birthDate: '1970-01-01',
+      }),
+    ).toEqual({ patientId: 'p-1' });
+  });
+
+  it("creates a new patient under the number once 'New patient' is chosen", () => {
+    expect(patientBodyPart({ ...typed, isNew: true })).toEqual({
+      newPatient: { number: 'MRN-77' },
+    });
+    expect(
+      patientBodyPart({ ...typed, isNew: true, name: ' Sipho Dlamini ', birthDate: '1980-05-02' }),
+    ).toEqual({ newPatient: { number: 'MRN-77', name: 'Sipho Dlamini', birthDate: '1980-05-02' } });
+  });
+
+  it('names none for a number neither chosen nor made new', () => {
+    expect(patientBodyPart(typed)).toEqual({ patientId: null });
+  });
+});
+
 describe('sameContent', () => {
   const stored = {
+    patient: null,
     demographics: { age: 58, gender: 'Female', height: 165, weight: 80, bmi: 29.38 },
     riskFactors: { smoking: false, familyHistory: { DM2: true } },
     symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
@@ -113,6 +155,21 @@ describe('sameContent', () => {
       symptoms: { ...form.symptoms, HIV: {} },
     };
     expect(sameContent(typed, form)).toBe(true);
+  });
+
+  it('keeps the patient record of the assessment it was loaded from', () => {
+    const chosen = { id: 'p-1', number: 'MRN-1001', name: null };
+    const linked = formFromAssessment({ ...stored, patient: chosen });
+    expect(linked.patient).toEqual({
+      number: 'MRN-1001',
+      chosen,
+      isNew: false,
+      name: '',
+      birthDate: '',
+    });
+    expect(sameContent(linked, { ...form, patient: linked.patient })).toBe(true);
+    // Clearing the number unlinks the record: a change to save.
+    expect(sameContent({ ...linked, patient: emptyPatientForm }, linked)).toBe(false);
   });
 
   it('sees a change of notes, of an answer or of a demographic value', () => {

@@ -1,4 +1,5 @@
 import type { Assessment, AssessmentBody } from '../../../shared/api/assessments.ts';
+import type { PatientReference } from '../../../shared/api/patients.ts';
 import type {
   Condition,
   Demographics,
@@ -19,8 +20,34 @@ export interface DemographicsForm {
   weight: string;
 }
 
+/**
+ * The patient record the assessment belongs to, all optional: none (the anonymous assessment), one
+ * chosen from the search, or a new one under a number no record has.
+ */
+export interface PatientForm {
+  /** The patient number field as typed. */
+  number: string;
+  /** The record chosen from the search; `number` is its number while it stays chosen. */
+  chosen: PatientReference | null;
+  /** 'New patient' was chosen: a record is made under `number` when the assessment is saved. */
+  isNew: boolean;
+  /** For a new patient: the name and date of birth, if given. */
+  name: string;
+  /** YYYY-MM-DD, or empty. */
+  birthDate: string;
+}
+
+export const emptyPatientForm: PatientForm = {
+  number: '',
+  chosen: null,
+  isNew: false,
+  name: '',
+  birthDate: '',
+};
+
 /** What the wizard edits: the demographics as typed, the other answers as the engine reads them. */
 export interface AssessmentForm {
+  patient: PatientForm;
   demographics: DemographicsForm;
   riskFactors: RiskFactorAnswers;
   symptoms: SymptomAnswers;
@@ -43,6 +70,7 @@ export interface ParsedDemographics {
 }
 
 export const emptyForm: AssessmentForm = {
+  patient: emptyPatientForm,
   demographics: { age: '', gender: null, height: '', weight: '' },
   riskFactors: {},
   symptoms: {},
@@ -131,11 +159,37 @@ export function patientData(form: AssessmentForm, parsed: ParsedDemographics): P
   };
 }
 
+/** A new patient under a typed number: the record is made with the save. */
+export function isNewPatient(patient: PatientForm): boolean {
+  return patient.chosen === null && patient.isNew && patient.number.trim() !== '';
+}
+
+/**
+ * How a save names the patient: the chosen record's id, a new record's details, or null for none
+ * (which also unlinks a saved assessment from the record it had). A number typed but neither
+ * chosen nor made new names none; the wizard asks for a choice before saving.
+ */
+export function patientBodyPart(
+  patient: PatientForm,
+): Pick<AssessmentBody, 'patientId' | 'newPatient'> {
+  if (patient.chosen !== null) return { patientId: patient.chosen.id };
+  if (!isNewPatient(patient)) return { patientId: null };
+  const name = patient.name.trim();
+  return {
+    newPatient: {
+      number: patient.number.trim(),
+      ...(name === '' ? {} : { name }),
+      ...(patient.birthDate === '' ? {} : { birthDate: patient.birthDate }),
+    },
+  };
+}
+
 /** What a save sends; the code only on the first save. */
 export function assessmentBody(form: AssessmentForm, code?: string): AssessmentBody {
   const parsed = parseDemographics(form.demographics);
   return {
     ...(code === undefined ? {} : { code }),
+    ...patientBodyPart(form.patient),
     demographics: parsed.values,
     riskFactors: form.riskFactors,
     symptoms: form.symptoms,
@@ -147,7 +201,12 @@ export function assessmentBody(form: AssessmentForm, code?: string): AssessmentB
 /** The form showing a saved assessment. */
 export function formFromAssessment(assessment: Assessment): AssessmentForm {
   const { age, gender, height, weight } = assessment.demographics;
+  const { patient } = assessment;
   return {
+    patient:
+      patient === null
+        ? emptyPatientForm
+        : { number: patient.number, chosen: patient, isNew: false, name: '', birthDate: '' },
     demographics: {
       age: age === undefined ? '' : String(age),
       gender: gender ?? null,

@@ -1,0 +1,182 @@
+import { useId, useState } from 'react';
+import {
+  Combobox,
+  Fieldset,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  useCombobox,
+} from '@mantine/core';
+import {
+  patientNameSchema,
+  patientNumberSchema,
+  type Patient,
+} from '../../../shared/api/patients.ts';
+import { usePatientSearch, type PatientSearch } from '../../hooks/usePatientSearch.ts';
+import { isNewPatient, type PatientForm } from './form.ts';
+import {
+  asNewPatient,
+  hasNumber,
+  patientLabel,
+  withPatientNumber,
+  type PatientProblems,
+} from './patient.ts';
+
+const nameMaxLength = patientNameSchema.maxLength ?? 200;
+
+/** The option value of 'New patient' (record ids are UUIDs, so none is this). */
+const newPatientValue = 'new-patient';
+
+/** The records a search has found for the text so far (kept on screen while the next one runs). */
+function foundPatients(search: PatientSearch): readonly Patient[] {
+  return search.status === 'loaded' || search.status === 'searching' ? search.items : [];
+}
+
+/** A line above the options on how the search went, or null. */
+function searchNote(search: PatientSearch, shown: number): string | null {
+  switch (search.status) {
+    case 'idle':
+      return null;
+    case 'searching':
+      return shown === 0 ? 'Searching...' : null;
+    case 'failed':
+      return `The patient search failed: ${search.message}`;
+    case 'loaded':
+      if (search.total === 0) return 'No patient has a number or name starting with this.';
+      return search.total > shown
+        ? `The first ${shown} of ${search.total} patients; type more to narrow the search.`
+        : null;
+  }
+}
+
+/**
+ * The optional patient number of step 1: a search by number or name as the nurse types, whose
+ * records can be chosen with the mouse or the arrow keys and Enter. A number no record has offers
+ * 'New patient', with an optional name and date of birth.
+ */
+export function PatientField({
+  patient,
+  problems,
+  onChange,
+  onChoose,
+}: {
+  patient: PatientForm;
+  problems: PatientProblems;
+  onChange: (patient: PatientForm) => void;
+  onChoose: (patient: Patient) => void;
+}) {
+  const inputId = useId();
+  const [visited, setVisited] = useState(patient.number !== '');
+  const [focused, setFocused] = useState(false);
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const search = usePatientSearch(patient.number, { enabled: patient.chosen === null });
+  const found = foundPatients(search);
+  const typed = patient.number.trim();
+  const searched =
+    (search.status === 'loaded' || search.status === 'failed') && search.query === typed;
+  // A number a record already has is chosen from the list, never made again.
+  const numberOnRecord = patient.chosen === null && hasNumber(found, typed);
+  const offerNewPatient =
+    patient.chosen === null &&
+    !patient.isNew &&
+    searched &&
+    !numberOnRecord &&
+    patientNumberSchema.safeParse(typed).success;
+  const note = searchNote(search, found.length);
+
+  function submit(value: string) {
+    combobox.closeDropdown();
+    if (value === newPatientValue) {
+      onChange(asNewPatient(patient));
+      return;
+    }
+    const chosen = found.find((record) => record.id === value);
+    if (chosen !== undefined) onChoose(chosen);
+  }
+
+  return (
+    <Stack gap={4}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <Combobox store={combobox} onOptionSubmit={submit}>
+          <Combobox.Target withExpandedAttribute autoComplete="off">
+            <TextInput
+              id={inputId}
+              label="Patient number"
+              description="Optional. Type a patient number or name to find the patient's record."
+              value={patient.number}
+              maxLength={200}
+              error={visited && !focused ? problems.number : undefined}
+              rightSection={search.status === 'searching' ? <Loader size={16} /> : null}
+              onChange={(event) => {
+                onChange(withPatientNumber(patient, event.currentTarget.value));
+                combobox.openDropdown();
+                combobox.updateSelectedOptionIndex();
+              }}
+              onFocus={() => {
+                setFocused(true);
+                if (patient.chosen === null && typed !== '') combobox.openDropdown();
+              }}
+              onBlur={() => {
+                setFocused(false);
+                setVisited(true);
+                combobox.closeDropdown();
+              }}
+            />
+          </Combobox.Target>
+          <Combobox.Dropdown hidden={patient.chosen !== null || typed === ''}>
+            {note !== null && (
+              <Combobox.Header>
+                <Text size="sm">{note}</Text>
+              </Combobox.Header>
+            )}
+            {/* Always mounted: the input's aria-expanded and aria-controls name this list. */}
+            <Combobox.Options labelledBy={`${inputId}-label`}>
+              {found.map((record) => (
+                <Combobox.Option value={record.id} key={record.id}>
+                  {patientLabel(record)}
+                </Combobox.Option>
+              ))}
+              {offerNewPatient && (
+                <Combobox.Option value={newPatientValue} fw={600}>
+                  New patient with the number {typed}
+                </Combobox.Option>
+              )}
+            </Combobox.Options>
+          </Combobox.Dropdown>
+        </Combobox>
+      </SimpleGrid>
+      {/* Always rendered, so that screen readers hear what the number stands for as it changes. */}
+      <Text size="sm" role="status">
+        {patient.chosen !== null &&
+          `Patient record: ${patientLabel(patient.chosen)}. Gender, age and height are filled from the record; correct them if they have changed.`}
+        {numberOnRecord && 'A patient already has this number: choose them from the list.'}
+      </Text>
+      {isNewPatient(patient) && (
+        <Fieldset legend="New patient" variant="filled" mt="xs">
+          <Text size="sm" mb="sm">
+            A new patient record is made with the number {typed} when the assessment is saved. The
+            name and date of birth are optional.
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label="Name"
+              value={patient.name}
+              maxLength={nameMaxLength}
+              autoComplete="off"
+              onChange={(event) => onChange({ ...patient, name: event.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label="Date of birth"
+              value={patient.birthDate}
+              error={problems.birthDate}
+              onChange={(event) => onChange({ ...patient, birthDate: event.currentTarget.value })}
+            />
+          </SimpleGrid>
+        </Fieldset>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { patientNumberMessage, type Patient } from '../../../shared/api/patients.ts';
+import { emptyForm, emptyPatientForm, type PatientForm } from './form.ts';
+import {
+  asNewPatient,
+  choosePatientMessage,
+  hasNumber,
+  localDay,
+  patientAgeFor,
+  patientLabel,
+  patientProblems,
+  withChosenPatient,
+  withPatientNumber,
+} from './patient.ts';
+
+const patient: Patient = {
+  id: 'p-1',
+  number: 'MRN-1001',
+  name: 'Thandi Mokoena',
+  birthDate: '1970-03-14',
+  age: 56,
+  gender: 'Female',
+  version: 3,
+  createdAt: '2026-01-05T09:00:00.000Z',
+  updatedAt: '2026-01-05T09:00:00.000Z',
+  deletedAt: null,
+  lastHeight: 165.5,
+};
+
+const chosen = { id: 'p-1', number: 'MRN-1001', name: 'Thandi Mokoena' };
+
+describe('localDay', () => {
+  it('writes the day on the browser calendar as YYYY-MM-DD', () => {
+    expect(localDay(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+    expect(localDay(new Date(987, 11, 31))).toBe('0987-12-31');
+  });
+});
+
+describe('patientLabel', () => {
+  it('reads number — name, or the number alone', () => {
+    expect(patientLabel(patient)).toBe('MRN-1001 — Thandi Mokoena');
+    expect(patientLabel({ number: 'MRN-7', name: null })).toBe('MRN-7');
+  });
+});
+
+describe('withPatientNumber', () => {
+  const picked: PatientForm = { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '' };
+
+  it('keeps the chosen record while its number is unchanged', () => {
+    expect(withPatientNumber(picked, 'MRN-1001')).toBe(picked);
+  });
+
+  it('lets go of the chosen record when the number is edited', () => {
+    expect(withPatientNumber(picked, 'MRN-100')).toEqual({
+      ...picked,
+      number: 'MRN-100',
+      chosen: null,
+    });
+  });
+
+  it('keeps a new patient new, with its details, until the number is emptied', () => {
+    const typing: PatientForm = {
+      number: 'MRN-7',
+      chosen: null,
+      isNew: true,
+      name: 'Sipho',
+      birthDate: '',
+    };
+    expect(withPatientNumber(typing, 'MRN-77')).toEqual({ ...typing, number: 'MRN-77' });
+    expect(withPatientNumber(typing, ' ')).toEqual({ ...typing, number: ' ', isNew: false });
+  });
+});
+
+describe('asNewPatient', () => {
+  it('makes the typed number a new patient', () => {
+    const typed = { ...emptyPatientForm, number: 'MRN-77', name: 'Sipho' };
+    expect(asNewPatient(typed)).toEqual({ ...typed, isNew: true });
+  });
+});
+
+describe('patientAgeFor', () => {
+  it("takes the server's age for today for a new assessment", () => {
+    expect(patientAgeFor(patient, null, '2026-11-22')).toBe(56);
+  });
+
+  it('takes the age on the day of a saved assessment from another day', () => {
+    // Noon UTC is the same day on every browser calendar from UTC-11 to UTC+11.
+    expect(patientAgeFor(patient, '2025-03-13T12:00:00.000Z', '2026-11-22')).toBe(54);
+    expect(patientAgeFor(patient, '2025-03-14T12:00:00.000Z', '2026-11-22')).toBe(55);
+  });
+
+  it("takes the server's age for a saved assessment made today", () => {
+    const createdAt = new Date().toISOString();
+    expect(patientAgeFor(patient, createdAt, localDay(new Date(createdAt)))).toBe(56);
+  });
+
+  it('has no age without a date of birth', () => {
+    const unknown = { age: null, birthDate: null };
+    expect(patientAgeFor(unknown, null, '2026-11-22')).toBeNull();
+    expect(patientAgeFor(unknown, '2025-03-13T12:00:00.000Z', '2026-11-22')).toBeNull();
+  });
+});
+
+describe('withChosenPatient', () => {
+  it('fills gender, age and height from the record and keeps the weight', () => {
+    const typed = {
+      ...emptyForm,
+      patient: {
+        number: 'MRN-10',
+        chosen: null,
+        isNew: true,
+        name: 'Old',
+        birthDate: '2000-01-01',
+      },
+      demographics: { age: '40', gender: 'Male' as const, height: '170', weight: '80' },
+      notes: 'kept',
+    };
+    expect(withChosenPatient(typed, patient, 56)).toEqual({
+      ...typed,
+      patient: { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '' },
+      demographics: { age: '56', gender: 'Female', height: '165.5', weight: '80' },
+    });
+  });
+
+  it('leaves a field alone that the record does not know', () => {
+    const unknown = { ...patient, gender: null, lastHeight: null };
+    const typed = {
+      ...emptyForm,
+      demographics: { age: '40', gender: 'Male' as const, height: '170', weight: '' },
+    };
+    expect(withChosenPatient(typed, unknown, null).demographics).toEqual(typed.demographics);
+  });
+});
+
+describe('patientProblems', () => {
+  const today = '2026-11-22';
+  const typed = (fields: Partial<PatientForm>): PatientForm => ({
+    ...emptyPatientForm,
+    number: 'MRN-77',
+    isNew: true,
+    ...fields,
+  });
+
+  it('finds nothing without a number, or with a chosen record', () => {
+    expect(patientProblems(emptyPatientForm, today)).toEqual({});
+    expect(patientProblems(typed({ number: '  ', isNew: false }), today)).toEqual({});
+    expect(
+      patientProblems(
+        { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '2099-01-01' },
+        today,
+      ),
+    ).toEqual({});
+  });
+
+  it("asks for a choice when a number is neither chosen nor made a 'New patient'", () => {
+    expect(patientProblems(typed({ isNew: false }), today)).toEqual({
+      number: choosePatientMessage,
+    });
+  });
+
+  it('checks a typed number as the server does', () => {
+    expect(patientProblems(typed({}), today)).toEqual({});
+    expect(patientProblems(typed({ number: ' mrn/77-a ' }), today)).toEqual({});
+    expect(patientProblems(typed({ number: 'Thandi Mokoena', isNew: false }), today)).toEqual({
+      number: patientNumberMessage,
+    });
+    expect(patientProblems(typed({ number: 'X'.repeat(33) }), today).number).toBe(
+      patientNumberMessage,
+    );
+  });
+
+  it("checks a new patient's date of birth against today", () => {
+    expect(patientProblems(typed({ birthDate: '2026-11-22' }), today)).toEqual({});
+    expect(patientProblems(typed({ birthDate: '2026-11-23' }), today)).toEqual({
+      birthDate: 'The date of birth cannot be in the future',
+    });
+    expect(patientProblems(typed({ birthDate: '1906-11-21' }), today)).toEqual({
+      birthDate: 'The date of birth cannot be more than 120 years ago',
+    });
+    expect(patientProblems(typed({ birthDate: '1980-02-30' }), today)).toEqual({
+      birthDate: 'Enter the date of birth as a date (YYYY-MM-DD)',
+    });
+  });
+});
+
+describe('hasNumber', () => {
+  it('finds the exact number without case, not a longer one', () => {
+    const found = [{ number: 'MRN-1001' }, { number: 'MRN-10010' }];
+    expect(hasNumber(found, ' mrn-1001 ')).toBe(true);
+    expect(hasNumber(found, 'MRN-100')).toBe(false);
+    expect(hasNumber([], 'MRN-1001')).toBe(false);
+  });
+});
