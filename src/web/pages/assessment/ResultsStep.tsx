@@ -25,10 +25,12 @@ import { ReplacedNotes } from '../../components/assessment/ReplacedNotes.tsx';
 import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
 import { formatLocalDateTime } from '../../format.ts';
 import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
+import { usePreviousAssessment } from '../../hooks/usePreviousAssessment.ts';
 import { safeGreen, safeOrange } from './display.ts';
 import { formatBmi, formatScore } from '../../../shared/display.ts';
 import { hasInvalidDemographics } from './form.ts';
 import { saveButtonState, wizardTexts } from './messages.ts';
+import { PatientPanel, SinceLastSection } from './SinceLastSection.tsx';
 
 function Summary({
   result,
@@ -231,8 +233,10 @@ export function ResultsStep({
   onNewAssessment: () => void;
 }) {
   const { results } = wizard;
+  const previous = usePreviousAssessment(wizard.form.patient.chosen?.id ?? null, wizard.saved);
   return (
     <Stack gap="xl">
+      <PatientPanel patient={wizard.form.patient} previous={previous} />
       {results.status === 'failed' ? (
         <Alert color="red" title="Results">
           {wizardTexts.calculationFailed}
@@ -240,6 +244,9 @@ export function ResultsStep({
       ) : (
         <>
           <Summary result={results.result} source={results.source} wizard={wizard} />
+          {previous.status === 'loaded' && previous.previous !== null && (
+            <SinceLastSection result={results.result} previous={previous.previous} />
+          )}
           <AttentionGrid conditions={results.result.conditions} />
           <FactorCountChart conditions={results.result.conditions} />
           <Stack gap="xs" component="section" aria-labelledby="details-heading">
