@@ -7,7 +7,9 @@ import { LazyLineChart } from '../../components/charts/LazyLineChart.tsx';
 import { riskStatusColors } from '../assessment/display.ts';
 import {
   axisLabels,
+  bmiAxis,
   bmiPoints,
+  bmiThreshold,
   bmiSummary,
   statusAxisLabel,
   statusAxisTicks,
@@ -205,6 +207,7 @@ export function StatusCharts({ items }: { items: readonly PatientAssessment[] })
 export function BmiChart({ items }: { items: readonly PatientAssessment[] }) {
   const labels = useMemo(() => axisLabels(items, dateFormatters), [items]);
   const points = useMemo(() => bmiPoints(items), [items]);
+  const axis = useMemo(() => bmiAxis(points), [points]);
   if (points.every((point) => point.bmi === null)) {
     return <Text size="sm">No BMI was measured at this patient's assessments.</Text>;
   }
@@ -220,21 +223,14 @@ export function BmiChart({ items }: { items: readonly PatientAssessment[] }) {
         series={[{ name: 'bmi', label: 'BMI', color: 'blue.8' }]}
         curveType="linear"
         valueFormatter={formatBmi}
-        yAxisProps={{
-          domain: [
-            (lowest: number) => Math.floor(lowest - 1),
-            (highest: number) => Math.ceil(highest + 1),
-          ],
-          width: 48,
-        }}
+        yAxisProps={{ domain: axis.domain, ticks: axis.ticks, interval: 0, width: 48 }}
         xAxisProps={xAxisProps(labels)}
         referenceLines={[
           {
-            y: 25,
-            label: 'BMI 25',
+            y: bmiThreshold,
+            label: `BMI ${bmiThreshold}`,
             color: 'orange.9',
             strokeDasharray: '4 4',
-            ifOverflow: 'extendDomain',
             labelPosition: 'insideTopLeft',
           },
         ]}

@@ -4,6 +4,7 @@ import type { PatientAssessment } from '../../../shared/api/patients.ts';
 import {
   ageText,
   axisLabels,
+  bmiAxis,
   bmiPoints,
   bmiSummary,
   chronological,
@@ -111,7 +112,21 @@ describe('the x-axis labels', () => {
     dateTimeSeconds: (iso: string) => iso.slice(0, 19),
   };
 
-  it('name the day, and the time too when two assessments share a day', () => {
+  it('name the day when every assessment has a day of its own', () => {
+    const labels = axisLabels(
+      [
+        assessment('a', '2026-01-05T09:00:00.000Z', 'FALSE'),
+        assessment('b', '2026-02-01T09:00:00.000Z', 'FALSE'),
+      ],
+      format,
+    );
+    expect([...labels]).toEqual([
+      ['a', '2026-01-05'],
+      ['b', '2026-02-01'],
+    ]);
+  });
+
+  it('name the time of every assessment when two share a day', () => {
     const labels = axisLabels(
       [
         assessment('a', '2026-01-05T09:00:00.000Z', 'FALSE'),
@@ -123,7 +138,7 @@ describe('the x-axis labels', () => {
     expect([...labels]).toEqual([
       ['a', '2026-01-05T09:00'],
       ['b', '2026-01-05T15:30'],
-      ['c', '2026-02-01'],
+      ['c', '2026-02-01T09:00'],
     ]);
   });
 
@@ -139,7 +154,7 @@ describe('the x-axis labels', () => {
     expect([...labels.values()]).toEqual([
       '2026-01-05T09:00:05',
       '2026-01-05T09:00:40',
-      '2026-01-05T15:30',
+      '2026-01-05T15:30:00',
     ]);
   });
 });
@@ -154,6 +169,18 @@ describe('BMI over time', () => {
     ]);
     expect(bmiSummary(points)).toBe('Lowest 22.1, highest 29.4, latest 27.0');
     expect(bmiSummary([])).toBe('No BMI recorded');
+  });
+
+  it('has round ticks from at most 20 to at least 30, widened to hold every BMI', () => {
+    const at = (...bmis: Array<number | null>) => bmis.map((bmi, i) => ({ key: String(i), bmi }));
+    expect(bmiAxis(at(28.9))).toEqual({ domain: [20, 30], ticks: [20, 25, 30] });
+    expect(bmiAxis(at(20.9, 28.7, null))).toEqual({ domain: [20, 30], ticks: [20, 25, 30] });
+    expect(bmiAxis(at(17.2, 36.4))).toEqual({
+      domain: [15, 40],
+      ticks: [15, 20, 25, 30, 35, 40],
+    });
+    expect(bmiAxis(at(16, 52.5))).toEqual({ domain: [10, 60], ticks: [10, 20, 30, 40, 50, 60] });
+    expect(bmiAxis(at(null))).toEqual({ domain: [20, 30], ticks: [20, 25, 30] });
   });
 
   it('leaves a gap where no height or weight was measured', () => {

@@ -47,34 +47,25 @@ export interface DateFormatters {
   dateTimeSeconds: (iso: string) => string;
 }
 
-/** The labels of `items` by `format`, and whether each is shared with another item. */
-function labelled(items: readonly PatientAssessment[], format: (iso: string) => string) {
-  const labels = items.map((item) => format(item.createdAt));
-  const counts = new Map<string, number>();
-  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
-  return labels.map((label) => ({ label, shared: (counts.get(label) ?? 0) > 1 }));
+/** Whether `format` gives each of `items` a label of its own. */
+function distinct(items: readonly PatientAssessment[], format: (iso: string) => string): boolean {
+  return new Set(items.map((item) => format(item.createdAt))).size === items.length;
 }
 
 /**
- * The x-axis label of each assessment, by id: its day; its day and time when another assessment
- * was made on the same day; to the second when another was made in the same minute.
+ * The x-axis label of each assessment, by id, all to one precision: the day; the day and time
+ * when two assessments share a day; to the second when two share a minute.
  */
 export function axisLabels(
   items: readonly PatientAssessment[],
   format: DateFormatters,
 ): Map<string, string> {
-  const days = labelled(items, format.date);
-  const minutes = labelled(items, format.dateTime);
-  return new Map(
-    items.map((item, index) => {
-      const day = days[index];
-      const minute = minutes[index];
-      if (day === undefined || minute === undefined) return [item.id, ''];
-      if (!day.shared) return [item.id, day.label];
-      if (!minute.shared) return [item.id, minute.label];
-      return [item.id, format.dateTimeSeconds(item.createdAt)];
-    }),
-  );
+  const precision = distinct(items, format.date)
+    ? format.date
+    : distinct(items, format.dateTime)
+      ? format.dateTime
+      : format.dateTimeSeconds;
+  return new Map(items.map((item) => [item.id, precision(item.createdAt)]));
 }
 
 /** One assessment on a condition's status chart. */
@@ -153,6 +144,29 @@ export function bmiSummary(points: readonly BmiPoint[]): string {
   const unmeasured =
     missing === 0 ? '' : `; not measured at ${missing} assessment${missing === 1 ? '' : 's'}`;
   return `Lowest ${lowest}, highest ${highest}, latest ${latest.toFixed(1)}${unmeasured}`;
+}
+
+/** The BMI above which the rules count a risk factor (spec 2.6: 'BMI >25'). */
+export const bmiThreshold = 25;
+
+/**
+ * The BMI chart's y-axis: round numbers from at most 20 to at least 30, so that the line at 25
+ * is always inside, widened to hold every measured BMI; a tick every 5, or every 10 on a wide
+ * range.
+ */
+export function bmiAxis(points: readonly BmiPoint[]): {
+  domain: [number, number];
+  ticks: number[];
+} {
+  const values = points.flatMap((point) => (point.bmi === null ? [] : [point.bmi]));
+  const step = Math.max(...values, 0) - Math.min(...values, Infinity) > 30 ? 10 : 5;
+  const low = Math.min(bmiThreshold - 5, ...values.map((v) => Math.floor(v / step) * step));
+  const high = Math.max(bmiThreshold + 5, ...values.map((v) => Math.ceil(v / step) * step));
+  const start = Math.floor(low / step) * step;
+  const end = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  for (let tick = start; tick <= end; tick += step) ticks.push(tick);
+  return { domain: [start, end], ticks };
 }
 
 /** Whole years of age as a person reads them: '58 years', '1 year'. */
