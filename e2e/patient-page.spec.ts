@@ -184,6 +184,36 @@ test.describe('the patient page', () => {
     await page.screenshot({ path: 'test-results/patient-page-phone.png', fullPage: true });
   });
 
+  test('lists the latest 10 assessments, and all of them on request', async ({ page }) => {
+    await signInAsAdmin(page);
+    const name = 'Eli Manyvisits';
+    const patient = await createPatient(page, name);
+    const codes: string[] = [];
+    for (let visit = 0; visit < 11; visit++) {
+      const created = await createAssessment(page, {
+        patientId: patient.id,
+        demographics: { gender: 'Male', height: 180, weight: 80 + visit },
+      });
+      codes.push(created.code);
+    }
+    await page.goto(`/patients/${patient.id}`);
+    await expectPatientPage(page, patient, name);
+    await expect(
+      page.getByText('11 assessments, newest first; the latest 10 are listed.'),
+    ).toBeVisible();
+    const rows = assessmentsTable(page).getByRole('row');
+    await expect(rows).toHaveCount(11);
+    await expect(rows.nth(10)).toContainText(codes[1]!);
+
+    await page.getByRole('button', { name: 'Show all 11 assessments' }).click();
+    await expect(rows).toHaveCount(12);
+    await expect(rows.nth(11).getByRole('link', { name: codes[0]! })).toBeFocused();
+    // The charts follow every assessment, not only the listed ones.
+    await expect(page.getByRole('figure', { name: 'HIV', exact: true })).toContainText(
+      'at 11 assessments',
+    );
+  });
+
   test('says so when there is no such patient', async ({ page }) => {
     await signInAsAdmin(page);
     await page.goto('/patients/no-such-patient');

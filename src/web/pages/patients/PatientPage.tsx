@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import {
   Alert,
@@ -36,6 +36,9 @@ type PatientLoad =
   | { status: 'notFound' }
   | { status: 'failed'; message: string }
   | { status: 'loaded'; patient: Patient; assessments: PatientAssessment[] };
+
+/** The table lists this many of the latest assessments until the user asks for them all. */
+const latestShown = 10;
 
 function newAssessmentPath(patientId: string): string {
   return `/assessments/new?patient=${encodeURIComponent(patientId)}`;
@@ -159,6 +162,15 @@ function PatientRecord({
   const user = useSignedInUser();
   const deleted = patient.deletedAt !== null;
   const count = assessments.length;
+  const [showAll, setShowAll] = useState(false);
+  const listed = showAll ? assessments : assessments.slice(0, latestShown);
+  const tableBox = useRef<HTMLDivElement>(null);
+
+  // The button goes once pressed: the keyboard carries on from the first row it added.
+  useEffect(() => {
+    if (!showAll) return;
+    tableBox.current?.querySelectorAll('tbody tr')[latestShown]?.querySelector('a')?.focus();
+  }, [showAll]);
   return (
     <Stack gap="xl">
       <Stack gap="md">
@@ -199,9 +211,17 @@ function PatientRecord({
         ) : (
           <>
             <Text size="sm" c="dimmed">
-              {count} assessment{count === 1 ? '' : 's'}, newest first.
+              {count} assessment{count === 1 ? '' : 's'}, newest first
+              {listed.length < count ? `; the latest ${listed.length} are listed` : ''}.
             </Text>
-            <AssessmentsTable assessments={assessments} />
+            <div ref={tableBox}>
+              <AssessmentsTable assessments={listed} />
+            </div>
+            {listed.length < count && (
+              <Button variant="default" w="fit-content" onClick={() => setShowAll(true)}>
+                Show all {count} assessments
+              </Button>
+            )}
           </>
         )}
       </Stack>
