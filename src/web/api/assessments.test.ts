@@ -141,6 +141,37 @@ describe('saveNewAssessment', () => {
     expect(sentJson(put)).toEqual(body);
   });
 
+  it('names by its id a new patient that the unanswered save already made', async () => {
+    const patient = { id: 'p-1', number: 'MRN-77', name: 'Sipho Dlamini' };
+    const stored = assessmentOf({ patient });
+    const updated = assessmentOf({ version: 2, patient, notes: 'Second attempt' });
+    const fetchMock = planFetch(
+      codeTaken(),
+      answer(200, listOf(stored)),
+      answer(200, stored),
+      answer(200, updated),
+    );
+    const withNewPatient = { ...body, newPatient: { number: 'mrn-77', name: 'Sipho Dlamini' } };
+
+    await expect(saveNewAssessment(withNewPatient, creator)).resolves.toEqual(updated);
+    expect(sentJson(fetchMock.mock.calls[0]?.[1])).toEqual(withNewPatient);
+    expect(sentJson(fetchMock.mock.calls[3]?.[1])).toEqual({ ...body, patientId: 'p-1' });
+  });
+
+  it('keeps a new patient whose number the stored save does not have', async () => {
+    const stored = assessmentOf({ patient: { id: 'p-1', number: 'MRN-7', name: null } });
+    const fetchMock = planFetch(
+      codeTaken(),
+      answer(200, listOf(stored)),
+      answer(200, stored),
+      answer(200, assessmentOf({ version: 2 })),
+    );
+    const withNewPatient = { ...body, newPatient: { number: 'MRN-77' } };
+
+    await saveNewAssessment(withNewPatient, creator);
+    expect(sentJson(fetchMock.mock.calls[3]?.[1])).toEqual(withNewPatient);
+  });
+
   it.each([
     ['someone else created it', { createdBy: 'Dr Ben' }],
     ['its creator is unknown', { createdBy: null }],

@@ -79,6 +79,19 @@ export async function saveNewAssessment(
     if (existingId === null) throw error;
     const existing = await getAssessment(existingId);
     if (existing.createdBy !== creatorName || existing.version !== 1) throw error;
-    return updateAssessment(existing.id, existing.version, body);
+    return updateAssessment(existing.id, existing.version, withPatientMade(body, existing));
   }
+}
+
+/**
+ * The body for updating a stored first save: a new patient that save already made is named by its
+ * id, since making it again would be refused (its number is taken, by itself).
+ */
+function withPatientMade(body: AssessmentBody, stored: Assessment): AssessmentBody {
+  const made = stored.patient;
+  if (body.newPatient === undefined || made === null) return body;
+  if (made.number.toLowerCase() !== body.newPatient.number.trim().toLowerCase()) return body;
+  const named: AssessmentBody = { ...body, patientId: made.id };
+  delete named.newPatient;
+  return named;
 }
