@@ -70,6 +70,8 @@ export function PatientField({
   const inputId = useId();
   const [visited, setVisited] = useState(patient.number !== '');
   const [focused, setFocused] = useState(false);
+  /** The record was chosen here, now (not the one a saved assessment or a link came with). */
+  const [chosenHere, setChosenHere] = useState(false);
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const search = usePatientSearch(patient.number, { enabled: patient.chosen === null });
   const found = foundPatients(search);
@@ -93,7 +95,9 @@ export function PatientField({
       return;
     }
     const chosen = found.find((record) => record.id === value);
-    if (chosen !== undefined) onChoose(chosen);
+    if (chosen === undefined) return;
+    setChosenHere(true);
+    onChoose(chosen);
   }
 
   return (
@@ -150,7 +154,7 @@ export function PatientField({
       {/* Always rendered, so that screen readers hear what the number stands for as it changes. */}
       <Text size="sm" role="status">
         {patient.chosen !== null &&
-          `Patient record: ${patientLabel(patient.chosen)}. Gender, age and height are filled from the record; correct them if they have changed.`}
+          `Patient record: ${patientLabel(patient.chosen)}.${chosenHere ? ' Gender, age and height are filled from the record where it knows them; correct any that have changed.' : ''}`}
         {numberOnRecord && 'A patient already has this number: choose them from the list.'}
       </Text>
       {isNewPatient(patient) && (
