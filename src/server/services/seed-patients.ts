@@ -279,15 +279,21 @@ function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
 }
 
-/** Patient numbers: distinct, scattered, and as wide as a clinic's numbering (7 digits or more). */
-function numberMaker(random: () => number, patients: number): (patient: number) => string {
+/**
+ * Patient numbers: distinct and drawn at random over 7 digits or more (as wide as a clinic's
+ * numbering, at least ten times the patients), so that the first five digits of a number are
+ * shared by a few records only.
+ */
+function numberMaker(random: () => number, patients: number): () => string {
   const digits = Math.max(7, String(patients * 10).length);
-  const modulus = 10 ** digits;
-  // A step with no factor 2 or 5 walks every number below 10^digits before repeating one.
-  let step = Math.floor(modulus * (0.3 + random() * 0.4));
-  while (step % 2 === 0 || step % 5 === 0) step++;
-  const offset = Math.floor(random() * modulus);
-  return (patient) => String((offset + patient * step) % modulus).padStart(digits, '0');
+  const taken = new Set<number>();
+  return () => {
+    let value: number;
+    do value = Math.floor(random() * 10 ** digits);
+    while (taken.has(value));
+    taken.add(value);
+    return String(value).padStart(digits, '0');
+  };
 }
 
 export interface SeededPatients {
@@ -329,7 +335,7 @@ export function seedPatients(
 ): SeededPatients {
   const { patients } = options;
   const order = visitOrder(random, visitCounts(random, patients, options.assessments));
-  const numberOf = numberMaker(random, patients);
+  const nextNumber = numberMaker(random, patients);
   const female = new Uint8Array(patients);
   const heights = new Float64Array(patients);
   const weights = new Float64Array(patients);
@@ -346,7 +352,7 @@ export function seedPatients(
     const second = random() < 0.1 ? ` ${pick(random, firstNames)}` : '';
     names.push(`${first}${second} ${pick(random, surnames)}`);
     // One in ten numbers carries the year it was issued, as some clinics write them.
-    const number = `MRN-${numberOf(patient)}`;
+    const number = `MRN-${nextNumber()}`;
     numbers.push(
       random() < 0.1
         ? `${number}/${String(10 + Math.floor(random() * 17)).padStart(2, '0')}`
