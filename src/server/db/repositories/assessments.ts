@@ -11,6 +11,7 @@ import type {
 import type { Executor } from './executor.ts';
 import {
   patientRecordsRepository,
+  searchWords,
   type PatientRecordRow,
   type TimelineRow,
 } from './patient-records.ts';
@@ -67,7 +68,10 @@ export type SummaryRow = Pick<
 
 /** The server-side history filter, already translated from the user's words (see history-search). */
 export interface AssessmentFilter {
-  /** Each must occur in the id, code or date text. */
+  /**
+   * Each must occur in the id, code or date text, or its words each start a word of the number
+   * or name of the patient record the assessment names.
+   */
   textTerms: string[];
   /** Short numbers: the age equals it, or the date contains it (never a digit of an id). */
   numberTerms: string[];
@@ -97,6 +101,35 @@ function usesTrigramIndex(engine: DatabaseEngine, term: string): boolean {
   return engine === 'sqlite' && [...term].length >= 3 && !/[%_\\]/.test(term);
 }
 
+/**
+ * Whether the database finds `LIKE '%term%'` on the search text in an index rather than by
+ * reading every assessment: SQLite's trigram table as above, PostgreSQL's trigram index for a
+ * term of three characters or more.
+ */
+function searchTextIndexed(engine: DatabaseEngine, term: string): boolean {
+  return engine === 'postgres' ? [...term].length >= 3 : usesTrigramIndex(engine, term);
+}
+
+/**
+ * The ids of the patient records, live or deleted, each of whose `words` starts a word of the
+ * record (its number's and name's): a range of the words' index per word, as the patient search
+ * reads it (`word >= w and word < w || U+10FFFF`).
+ */
+function recordIdsWithWordsStarting(db: Executor, words: readonly string[]) {
+  const starting = (word: string) =>
+    db
+      .selectFrom('patient_record_words')
+      .select('patient_record_words.patient_record_id')
+      .where('patient_record_words.word', '>=', word)
+      .where('patient_record_words.word', '<', `${word}\u{10FFFF}`);
+  const [first = '', ...rest] = words;
+  let query = starting(first);
+  for (const word of rest) {
+    query = query.where('patient_record_words.patient_record_id', 'in', starting(word));
+  }
+  return query;
+}
+
 export function isUnfiltered(filter: AssessmentFilter): boolean {
   return (
     filter.textTerms.length === 0 &&
@@ -121,19 +154,47 @@ export function filteredAssessments(
 ) {
   let query = db.selectFrom('assessments').where('assessments.deleted_at', 'is', null);
   for (const term of filter.textTerms) {
-    if (usesTrigramIndex(engine, term)) {
+    const trigrams = db
+      .selectFrom('assessment_search')
+      .select('assessment_search.assessment_id')
+      .where('assessment_search.search_text', 'like', `%${term}%`);
+    const words = searchWords(term);
+    if (words.length === 0) {
+      // No letter or digit: nothing of a patient record to match, the search text alone.
+      if (usesTrigramIndex(engine, term)) query = query.where('assessments.id', 'in', trigrams);
       query = query.where(
-        'assessments.id',
-        'in',
-        db
-          .selectFrom('assessment_search')
-          .select('assessment_search.assessment_id')
-          .where('assessment_search.search_text', 'like', `%${term}%`),
+        sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
+      );
+      continue;
+    }
+    const patientRecordIds = recordIdsWithWordsStarting(db, words);
+    if (searchTextIndexed(engine, term)) {
+      // A union of two index searches, the search text's and the patient records' words (the
+      // assessments of a record found by the record index): written as an `or`, the planners
+      // walked every live assessment instead.
+      let byText = db
+        .selectFrom('assessments as by_text')
+        .select('by_text.id')
+        .where('by_text.deleted_at', 'is', null)
+        .where(sql<boolean>`by_text.search_text like ${containsPattern(term)} escape '\\'`);
+      if (usesTrigramIndex(engine, term)) byText = byText.where('by_text.id', 'in', trigrams);
+      // Read from the patient-record index alone: the query around it leaves out deleted
+      // assessments, and checking here too read each row twice (50 % slower for a common name).
+      const byPatient = db
+        .selectFrom('assessments as by_patient')
+        .select('by_patient.id')
+        .where('by_patient.patient_record_id', 'in', patientRecordIds);
+      query = query.where('assessments.id', 'in', byText.union(byPatient));
+    } else {
+      // The search text is read row by row anyway (a short term, or a % or _): the records'
+      // ids are found once and looked up beside it.
+      query = query.where((eb) =>
+        eb.or([
+          sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
+          eb('assessments.patient_record_id', 'in', patientRecordIds),
+        ]),
       );
     }
-    query = query.where(
-      sql<boolean>`assessments.search_text like ${containsPattern(term)} escape '\\'`,
-    );
   }
   for (const term of filter.numberTerms) {
     // A union of two index searches: written as `age = n or date in (...)`, the planners
