@@ -79,6 +79,11 @@ export interface PatientRecordsTable {
 export interface PatientRecordWordsTable {
   word: string;
   patient_record_id: string;
+  /**
+   * The record's number_key while the record is live, null while it is deleted: a search finds
+   * and orders live records in the words' index without reading each record.
+   */
+  live_number_key: string | null;
 }
 
 export interface AssessmentsTable {

@@ -153,6 +153,16 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     expect(second.nextCursor).toBeNull();
     expect((await call(nurse, 'GET', '/api/patients?cursor=nonsense')).statusCode).toBe(400);
 
+    // A record with two words that start alike is found once; a word every record has may come
+    // first or last.
+    await createPatient({ number: 'SRCH-400', name: 'Thandi Thabo Zungu' });
+    const alike = await search('tha');
+    expect(numbers(alike)).toEqual(['SRCH-400']);
+    expect(alike.total).toBe(1);
+    expect(numbers(await search('srch tha'))).toEqual(['SRCH-400']);
+    expect(numbers(await search('zungu SRCH-4'))).toEqual(['SRCH-400']);
+    expect((await search('srch', '&limit=3')).total).toBe(4);
+
     // Each search is audited, and never with what was searched for.
     const searches = await auditRows('patient_search');
     expect(searches.length).toBeGreaterThanOrEqual(7);
@@ -209,8 +219,10 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     expect((await call(nurse, 'GET', url)).statusCode).toBe(404);
     const asAdmin = await call(admin, 'GET', url);
     expect(asAdmin.json<Patient>().deletedAt).not.toBeNull();
-    const list = await call(nurse, 'GET', '/api/patients?q=p-gone');
-    expect(list.json<PatientList>().total).toBe(0);
+    const found = async (q: string) =>
+      (await call(nurse, 'GET', `/api/patients?q=${encodeURIComponent(q)}`)).json<PatientList>();
+    expect((await found('p-gone')).total).toBe(0);
+    expect((await found('gone away')).items).toEqual([]);
 
     // The number is free for someone else while the record is deleted; restoring it then clashes.
     const other = await createPatient({ number: 'P-GONE' });
@@ -223,6 +235,8 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     expect(restored.statusCode).toBe(200);
     expect(restored.json<Patient>().deletedAt).toBeNull();
     expect((await call(nurse, 'GET', url)).statusCode).toBe(200);
+    expect((await found('gone away')).items.map((item) => item.id)).toEqual([patient.id]);
+    expect((await found('p-gone')).items.map((item) => item.id)).toEqual([patient.id]);
     const rows = await t.database.db
       .selectFrom('patient_records')
       .select('id')

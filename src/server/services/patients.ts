@@ -205,12 +205,9 @@ export async function listPatients(
   query: ListQuery,
 ): Promise<PatientList> {
   const db = context.database.db;
-  const words = searchWords(query.q ?? '');
+  const words = await patientRecordsRepository.rarestFirst(db, searchWords(query.q ?? ''));
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const [rows, total] = await Promise.all([
-    patientRecordsRepository.list(db, words, query.limit + 1, after),
-    patientRecordsRepository.count(db, words),
-  ]);
+  const { rows, total } = await patientRecordsRepository.search(db, words, query.limit + 1, after);
   await recordAudit(db, {
     at: context.now(),
     actor: requester.user,
@@ -220,11 +217,12 @@ export async function listPatients(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   const today = clinicToday(context);
-  const heights = await Promise.all(
-    page.map((row) => patientRecordsRepository.lastHeight(db, row.id)),
+  const heights = await patientRecordsRepository.lastHeights(
+    db,
+    page.map((row) => row.id),
   );
   return {
-    items: page.map((row, index) => presentPatient(row, heights[index] ?? null, today)),
+    items: page.map((row) => presentPatient(row, heights.get(row.id) ?? null, today)),
     total,
     nextCursor:
       rows.length > query.limit && last !== undefined
@@ -263,6 +261,13 @@ async function changePatient(
       changes,
     );
     if (!updated) throw new AppError(412, 'stale_version', stalePatientMessage);
+    if (changes.deleted_at !== undefined) {
+      await patientRecordsRepository.setWordsLive(
+        trx,
+        id,
+        changes.deleted_at === null ? row.number_key : null,
+      );
+    }
     if (changes.number !== undefined || changes.name !== undefined) {
       await patientRecordsRepository.replaceWords(
         trx,

@@ -396,6 +396,7 @@ export function seedPatients(
         words: [...new Set([...searchWords(number), ...searchWords(name ?? '')])].map((word) => ({
           word,
           patient_record_id: id,
+          live_number_key: number.toLowerCase(),
         })),
       };
     },

@@ -246,7 +246,7 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
   it("indexes every record's words, which the patient search finds", async () => {
     const words = await t.database.db
       .selectFrom('patient_record_words')
-      .select(['word', 'patient_record_id'])
+      .select(['word', 'patient_record_id', 'live_number_key'])
       .execute();
     const wordsOf = Map.groupBy(words, (row) => row.patient_record_id);
     const all = await records(t);
@@ -254,6 +254,9 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
       expect(new Set((wordsOf.get(record.id) ?? []).map((row) => row.word))).toEqual(
         new Set([...searchWords(record.number), ...searchWords(record.name ?? '')]),
       );
+      for (const word of wordsOf.get(record.id) ?? []) {
+        expect(word.live_number_key).toBe(record.number_key);
+      }
     }
     const { cookie } = await signedInAs(t, 'nurse');
     const someone = all[0];

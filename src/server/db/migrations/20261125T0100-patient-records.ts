@@ -31,17 +31,29 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   await sql`create unique index patient_records_live_number_idx
     on patient_records (number_key) where deleted_at is null`.execute(db);
 
-  // The words a patient search matches by their start: the name's and the number's.
+  // The words a patient search matches by their start: the name's and the number's. Each carries
+  // its record's number_key while the record is live (null once deleted), so that a search finds
+  // and orders the live records of a word in its index alone: at 300,000 patients a surname has
+  // thousands of records, and reading each of them to check it is live and learn its number was
+  // most of a search's time (docs/BENCHMARKS.md).
   await db.schema
     .createTable('patient_record_words')
     .addColumn('word', 'text', (c) => c.notNull())
     .addColumn('patient_record_id', 'text', (c) => c.notNull().references('patient_records.id'))
+    .addColumn('live_number_key', 'text')
     .addPrimaryKeyConstraint('patient_record_words_pk', ['word', 'patient_record_id'])
     .execute();
   await db.schema
+    .createIndex('patient_record_words_search_idx')
+    .on('patient_record_words')
+    .columns(['word', 'live_number_key', 'patient_record_id'])
+    .execute();
+  // A record's words: to replace them, and to check a search's other words on each record that
+  // its rarest word found.
+  await db.schema
     .createIndex('patient_record_words_record_idx')
     .on('patient_record_words')
-    .column('patient_record_id')
+    .columns(['patient_record_id', 'word'])
     .execute();
 
   await db.schema

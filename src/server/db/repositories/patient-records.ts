@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { PatientRecordsTable } from '../schema.ts';
 import { bool, type Executor } from './executor.ts';
 
@@ -25,6 +25,22 @@ export function searchWords(text: string): string[] {
 /** The first text after every text that starts with `prefix`, for a range search on an index. */
 function afterPrefix(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
+}
+
+/**
+ * How many index entries a search reads of each of its words, in turn, to tell the rarest: the
+ * words still level at one sample size are read again at the next. Most searches are settled
+ * by the first; a word that every record has (the 'mrn' of 'MRN-1') by the last.
+ */
+const wordSampleSizes = [500, 10_000, 200_000];
+
+/** The words of live records that start with `word`: a range of the words' search index. */
+function liveWordsStarting(db: Executor, word: string) {
+  return db
+    .selectFrom('patient_record_words')
+    .where('patient_record_words.word', '>=', word)
+    .where('patient_record_words.word', '<', afterPrefix(word))
+    .where('patient_record_words.live_number_key', 'is not', null);
 }
 
 export interface PatientRecordCursor {
@@ -70,80 +86,205 @@ export const patientRecordsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /** Writes the search words of a live record (its number's and name's) in place of its old ones. */
   async replaceWords(db: Executor, id: string, number: string, name: string | null) {
     await db.deleteFrom('patient_record_words').where('patient_record_id', '=', id).execute();
     const words = new Set([...searchWords(number), ...searchWords(name ?? '')]);
     if (words.size === 0) return;
+    const liveNumberKey = number.toLowerCase();
     await db
       .insertInto('patient_record_words')
-      .values([...words].map((word) => ({ word, patient_record_id: id })))
+      .values(
+        [...words].map((word) => ({
+          word,
+          patient_record_id: id,
+          live_number_key: liveNumberKey,
+        })),
+      )
       .execute();
   },
 
-  /** Live records each of whose search words starts one of the record's words. */
-  matching(db: Executor, words: string[]) {
-    let query = db.selectFrom('patient_records').where('patient_records.deleted_at', 'is', null);
-    for (const word of words) {
-      query = query.where(
-        'patient_records.id',
-        'in',
-        db
-          .selectFrom('patient_record_words')
-          .select('patient_record_words.patient_record_id')
-          .where('patient_record_words.word', '>=', word)
-          .where('patient_record_words.word', '<', afterPrefix(word)),
-      );
-    }
-    return query;
+  /**
+   * Keeps a record's words in step with its deletion: `numberKey` while it is live, null once
+   * it is deleted (a search then passes its words by).
+   */
+  async setWordsLive(db: Executor, id: string, numberKey: string | null): Promise<void> {
+    await db
+      .updateTable('patient_record_words')
+      .set({ live_number_key: numberKey })
+      .where('patient_record_id', '=', id)
+      .execute();
   },
 
-  list(
+  /**
+   * The words of a search, rarest first: how many live records have a word starting with each,
+   * counted up to the sample sizes in turn (`wordSampleSizes`). `search` reads the records of
+   * the first word and checks the others on each of them, so a word nearly every record has
+   * (the 'mrn' of 'MRN-10234') is never read whole.
+   */
+  async rarestFirst(db: Executor, words: readonly string[]): Promise<string[]> {
+    const counted = words.map((word) => ({ word, records: 0 }));
+    let level = counted;
+    for (const size of wordSampleSizes) {
+      if (level.length < 2) break;
+      await Promise.all(
+        level.map(async (entry) => {
+          const sample = liveWordsStarting(db, entry.word).select('patient_record_words.word');
+          const row = await db
+            .selectFrom(sample.limit(size).as('sample'))
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          entry.records = Number(row.n);
+        }),
+      );
+      level = level.filter((entry) => entry.records === size);
+    }
+    return counted.sort((a, b) => a.records - b.records).map(({ word }) => word);
+  },
+
+  /**
+   * The live records each of whose search words starts one of the record's words, by number:
+   * a page of `limit` after the cursor, and how many match in all.
+   *
+   * Found in the words' indexes alone, whatever the number of matches: the records of the first
+   * word (give the rarest first, see `rarestFirst`) with their number keys from its range of the
+   * search index, each other word checked in the index by record; only the page's records are
+   * read. Without words, every live record.
+   */
+  async search(
     db: Executor,
-    words: string[],
+    words: readonly string[],
     limit: number,
     after?: PatientRecordCursor,
-  ): Promise<PatientRecordRow[]> {
-    let query = this.matching(db, words);
-    if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('patient_records.number_key', '>', after.numberKey),
-          eb.and([
-            eb('patient_records.number_key', '=', after.numberKey),
-            eb('patient_records.id', '>', after.id),
-          ]),
-        ]),
+  ): Promise<{ rows: PatientRecordRow[]; total: number }> {
+    const [first, ...rest] = words;
+    if (first === undefined) return this.everyLive(db, limit, after);
+    let matches = liveWordsStarting(db, first)
+      .select([
+        'patient_record_words.patient_record_id as id',
+        'patient_record_words.live_number_key as number_key',
+      ])
+      // A record may have two words that start with the same search word.
+      .distinct();
+    for (const word of rest) {
+      matches = matches.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('patient_record_words as other')
+            .select(sql.lit(1).as('found'))
+            .whereRef('other.patient_record_id', '=', 'patient_record_words.patient_record_id')
+            .where('other.word', '>=', word)
+            .where('other.word', '<', afterPrefix(word)),
+        ),
       );
     }
-    return query
-      .selectAll('patient_records')
-      .orderBy('patient_records.number_key')
-      .orderBy('patient_records.id')
-      .limit(limit)
+    const matched = db.selectFrom(matches.as('matched'));
+    let page: { id: string; number_key: string | null; total?: number }[];
+    let total: number;
+    if (after === undefined) {
+      // The first page and the count in one reading of the matches.
+      page = await matched
+        .select(['matched.id', 'matched.number_key'])
+        .select((eb) => eb.fn.countAll<number>().over().as('total'))
+        .orderBy('matched.number_key')
+        .orderBy('matched.id')
+        .limit(limit)
+        .execute();
+      total = Number(page[0]?.total ?? 0);
+    } else {
+      const [rows, count] = await Promise.all([
+        matched
+          .select(['matched.id', 'matched.number_key'])
+          .where((eb) =>
+            eb.or([
+              eb('matched.number_key', '>', after.numberKey),
+              eb.and([
+                eb('matched.number_key', '=', after.numberKey),
+                eb('matched.id', '>', after.id),
+              ]),
+            ]),
+          )
+          .orderBy('matched.number_key')
+          .orderBy('matched.id')
+          .limit(limit)
+          .execute(),
+        matched.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      page = rows;
+      total = Number(count.n);
+    }
+    if (page.length === 0) return { rows: [], total };
+    const records = await db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        page.map((match) => match.id),
+      )
+      .where('deleted_at', 'is', null)
       .execute();
+    const byId = new Map(records.map((record) => [record.id, record]));
+    return { rows: page.flatMap((match) => byId.get(match.id) ?? []), total };
   },
 
-  async count(db: Executor, words: string[]): Promise<number> {
-    const row = await this.matching(db, words)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  /** Every live record, by number: a page after the cursor, and how many there are. */
+  async everyLive(
+    db: Executor,
+    limit: number,
+    after?: PatientRecordCursor,
+  ): Promise<{ rows: PatientRecordRow[]; total: number }> {
+    const query = db.selectFrom('patient_records').where('patient_records.deleted_at', 'is', null);
+    const [rows, count] = await Promise.all([
+      (after === undefined
+        ? query
+        : query.where((eb) =>
+            eb.or([
+              eb('patient_records.number_key', '>', after.numberKey),
+              eb.and([
+                eb('patient_records.number_key', '=', after.numberKey),
+                eb('patient_records.id', '>', after.id),
+              ]),
+            ]),
+          )
+      )
+        .selectAll('patient_records')
+        .orderBy('patient_records.number_key')
+        .orderBy('patient_records.id')
+        .limit(limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
   },
 
   /** The height measured at the record's latest live assessment that has one. */
   async lastHeight(db: Executor, id: string): Promise<number | null> {
-    const row = await db
-      .selectFrom('assessments')
-      .innerJoin('patients', 'patients.id', 'assessments.patient_id')
-      .select('patients.height')
-      .where('assessments.patient_record_id', '=', id)
-      .where('assessments.deleted_at', 'is', null)
-      .where('patients.height', 'is not', null)
-      .orderBy('assessments.created_at', 'desc')
-      .orderBy('assessments.id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.height ?? null;
+    return (await this.lastHeights(db, [id])).get(id) ?? null;
+  },
+
+  /** `lastHeight` of each of the records, in one statement (a page of search results). */
+  async lastHeights(db: Executor, ids: readonly string[]): Promise<Map<string, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('patient_records')
+      .select((eb) => [
+        'patient_records.id',
+        eb
+          .selectFrom('assessments')
+          .innerJoin('patients', 'patients.id', 'assessments.patient_id')
+          .select('patients.height')
+          .whereRef('assessments.patient_record_id', '=', 'patient_records.id')
+          .where('assessments.deleted_at', 'is', null)
+          .where('patients.height', 'is not', null)
+          .orderBy('assessments.created_at', 'desc')
+          .orderBy('assessments.id', 'desc')
+          .limit(1)
+          .as('height'),
+      ])
+      .where('patient_records.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.height]));
   },
 
   /**
