@@ -8,7 +8,7 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  */
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, NodeSqliteStatement>();
   static readonly #cacheSize = 500;
 
   constructor(file: string) {
@@ -24,14 +24,14 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   prepare(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
-      statement = this.#db.prepare(sql);
+      statement = new NodeSqliteStatement(this.#db.prepare(sql));
       if (this.#statements.size >= NodeSqliteDatabase.#cacheSize) {
         const oldest = this.#statements.keys().next();
         if (oldest.done !== true) this.#statements.delete(oldest.value);
       }
       this.#statements.set(sql, statement);
     }
-    return new NodeSqliteStatement(statement);
+    return statement;
   }
 
   /**
@@ -75,13 +75,15 @@ function toSqliteValue(value: unknown): SQLInputValue {
 
 class NodeSqliteStatement implements SqliteStatement {
   readonly #statement: StatementSync;
+  /**
+   * Whether the statement returns rows, asked once: `columns()` describes every column afresh,
+   * and Kysely asks before every execution.
+   */
+  readonly reader: boolean;
 
   constructor(statement: StatementSync) {
     this.#statement = statement;
-  }
-
-  get reader(): boolean {
-    return this.#statement.columns().length > 0;
+    this.reader = statement.columns().length > 0;
   }
 
   all(parameters: ReadonlyArray<unknown>): unknown[] {
