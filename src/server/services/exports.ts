@@ -18,7 +18,13 @@ import { localDate } from '../time.ts';
 import { storedPatientInput } from './assessment-records.ts';
 import { historyFilter, type Requester } from './assessments.ts';
 import { recordAudit } from './audit.ts';
-import { assessmentResources, failedAssessmentOutcome, serverReference } from './fhir.ts';
+import {
+  assessmentResources,
+  failedAssessmentOutcome,
+  patientRecordResource,
+  serverReference,
+  type LinkedPatient,
+} from './fhir.ts';
 import {
   assessmentSections,
   disclaimerSection,
@@ -66,11 +72,13 @@ const csvColumns = [
 function recordPages(
   context: AppContext,
   query: ExportQuery,
+  options: { markRepeatedPatients?: boolean } = {},
 ): AsyncIterable<Iterable<ExportRecord>> {
   return exportsRepository.recordPages(
     context.database.db,
     context.database.engine,
     historyFilter(query, context.config.timeZone),
+    options,
   );
 }
 
@@ -118,7 +126,11 @@ function today(context: AppContext): string {
   return localDate(context.now(), context.config.timeZone);
 }
 
-/** The record as the API shows it, results recomputed with its own rule set like a single read. */
+/**
+ * The record as the API shows it, results recomputed with its own rule set like a single read.
+ * A bulk read carries neither the patient record nor the patient's previous assessment, so a
+ * bulk report's entry keeps the spec's sections alone.
+ */
 function presentRecord(record: ExportRecord): Assessment {
   const input = storedPatientInput(record);
   const ruleSet = ruleSetByVersion(record.results[0]?.rule_set_version ?? DEFAULT_RULE_SET.version);
@@ -246,20 +258,46 @@ export async function assessmentsReportText(
   };
 }
 
+/** The patient record a bulk FHIR record names, with its Patient only where first met. */
+function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPatient | undefined {
+  const patient = record.linkedPatient;
+  if (patient === undefined) return undefined;
+  return {
+    record: {
+      id: patient.id,
+      number: patient.number,
+      name: patient.name,
+      birthDate: patient.birth_date,
+      gender: patient.gender,
+    },
+    identifierSystem,
+    included: !record.patientSeenBefore,
+  };
+}
+
 /** An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made. */
-function fhirLines(record: ExportRecord): string {
+function fhirLines(record: ExportRecord, identifierSystem: string): string {
+  const linked = linkedPatient(record, identifierSystem);
   let resources: object[];
   try {
-    resources = assessmentResources(presentRecord(record), record.reviews, serverReference);
+    resources = assessmentResources(presentRecord(record), record.reviews, serverReference, linked);
   } catch {
-    resources = [failedAssessmentOutcome(record.assessment.id, detailedLoadFailed)];
+    // The patient's other assessments in the file still refer to the Patient it was to bring.
+    resources = [
+      ...(linked?.included === true
+        ? [patientRecordResource(linked.record, linked.identifierSystem)]
+        : []),
+      failedAssessmentOutcome(record.assessment.id, detailedLoadFailed),
+    ];
   }
   return resources.map((resource) => `${JSON.stringify(resource)}\n`).join('');
 }
 
 /**
  * Every live assessment as FHIR R4 bulk-data NDJSON: one resource a line, references by type and
- * id. An assessment whose resources cannot be made is an OperationOutcome line instead.
+ * id. An assessment whose resources cannot be made is an OperationOutcome line instead. The
+ * Patient of a patient record comes once in the file, before the resources of its newest
+ * assessment there; its other assessments refer to it.
  */
 export async function fhirNdjson(
   context: AppContext,
@@ -269,6 +307,8 @@ export async function fhirNdjson(
   await auditBulkExport(context, requester, 'fhir.ndjson');
   return {
     fileName: `assessments-fhir-${today(context)}.ndjson`,
-    body: downloadBody('', recordPages(context, query), fhirLines),
+    body: downloadBody('', recordPages(context, query, { markRepeatedPatients: true }), (record) =>
+      fhirLines(record, context.config.patientIdSystem),
+    ),
   };
 }

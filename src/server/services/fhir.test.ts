@@ -11,6 +11,7 @@ import {
   resourceId,
   serverReference,
   type AssessmentResource,
+  type LinkedPatient,
 } from './fhir.ts';
 
 const validate = fhirValidator(['Bundle', 'Patient', 'Observation', 'Condition', 'RiskAssessment']);
@@ -232,5 +233,104 @@ describe('FHIR resources of an assessment', () => {
       resources.flatMap((r) => ('subject' in r && r.subject ? [r.subject.reference] : []));
     expect(new Set(subjects(inBundle))).toEqual(new Set([`urn:uuid:${patientId}`]));
     expect(new Set(subjects(inBulk))).toEqual(new Set([`Patient/${patientId}`]));
+  });
+
+  describe('of an assessment that names a patient record', () => {
+    const linked = (
+      record: Partial<LinkedPatient['record']> = {},
+      included = true,
+    ): LinkedPatient => ({
+      record: {
+        id: '019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b',
+        number: 'MRN-0001',
+        name: 'Amina Okafor',
+        birthDate: '1964-03-02',
+        gender: 'Female',
+        ...record,
+      },
+      identifierSystem: 'https://clinic.example/fhir/patient-number',
+      included,
+    });
+
+    it("is the record's Patient: its number as an identifier, its name, gender and date of birth", () => {
+      const resources = assessmentResources(
+        assessmentOf(everyStatus),
+        [],
+        bundleReference,
+        linked(),
+      );
+      const patients = resources.filter((r) => r.resourceType === 'Patient');
+      expect(patients).toEqual([
+        {
+          resourceType: 'Patient',
+          id: resourceId('019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b', 'patient'),
+          identifier: [{ system: 'https://clinic.example/fhir/patient-number', value: 'MRN-0001' }],
+          name: [{ text: 'Amina Okafor' }],
+          gender: 'female',
+          birthDate: '1964-03-02',
+        },
+      ]);
+      expect(resources[0]).toBe(patients[0]);
+      for (const resource of resources) expect(validate(resource)).toEqual([]);
+      expect(validate(fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z')))).toEqual([]);
+    });
+
+    it('leaves out what the record does not know', () => {
+      const [patient] = assessmentResources(
+        // The assessment's own gender is not the record's.
+        assessmentOf({ demographics: { gender: 'Male' } }),
+        [],
+        bundleReference,
+        linked({ name: null, birthDate: null, gender: null }),
+      );
+      expect(Object.keys(patient ?? {}).sort()).toEqual(['id', 'identifier', 'resourceType']);
+      expect(validate(patient)).toEqual([]);
+      const [male] = assessmentResources(
+        assessmentOf({}),
+        [],
+        bundleReference,
+        linked({ gender: 'Male' }),
+      );
+      expect(male).toMatchObject({ gender: 'male' });
+    });
+
+    it('is the subject of every resource, by type and id in bulk data', () => {
+      const resources = assessmentResources(
+        assessmentOf({
+          ...everyStatus,
+          demographics: { ...everyStatus.demographics, gender: 'Female' },
+        }),
+        [],
+        serverReference,
+        linked(),
+      );
+      const patientId = resourceId('019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b', 'patient');
+      const subjects = resources.flatMap((r) =>
+        'subject' in r && r.subject ? [r.subject.reference] : [],
+      );
+      expect(subjects).toHaveLength(resources.length - 1);
+      expect(new Set(subjects)).toEqual(new Set([`Patient/${patientId}`]));
+      // The same person's next assessment names the same Patient.
+      const next = assessmentResources(
+        { ...assessmentOf(everyStatus), id: 'a6f1c2de-0000-4000-8000-000000000002' },
+        [],
+        serverReference,
+        linked(),
+      );
+      expect(next[0]?.id).toBe(patientId);
+      expect(next[1]?.id).not.toBe(resources[1]?.id);
+    });
+
+    it('only refers to a Patient that an earlier line of the file has written', () => {
+      const written = assessmentResources(assessmentOf(everyStatus), [], serverReference, linked());
+      const referring = assessmentResources(
+        assessmentOf(everyStatus),
+        [],
+        serverReference,
+        linked({}, false),
+      );
+      expect(referring.map((r) => r.resourceType)).not.toContain('Patient');
+      expect(referring).toEqual(written.slice(1));
+    });
   });
 });

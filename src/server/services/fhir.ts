@@ -21,6 +21,7 @@ import {
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
+import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { getAssessment, type Requester } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 import { formatScore } from '../../shared/display.ts';
@@ -174,22 +175,72 @@ function rationale(result: ConditionResult): string {
   ].join(' ');
 }
 
+/** What the FHIR Patient of a patient record shows: the record as the clinic knows the person. */
+export interface PatientRecordIdentity {
+  id: string;
+  number: string;
+  name: string | null;
+  /** YYYY-MM-DD. */
+  birthDate: string | null;
+  gender: 'Male' | 'Female' | null;
+}
+
+/** The patient record an assessment names, for its FHIR resources. */
+export interface LinkedPatient {
+  record: PatientRecordIdentity;
+  /** The identifier system of patient numbers (TRIAGE_PATIENT_ID_SYSTEM). */
+  identifierSystem: string;
+  /**
+   * Whether the Patient is among the assessment's resources; false in a bulk file that has
+   * already written it, where the resources only refer to it.
+   */
+  included: boolean;
+}
+
+const fhirGender = (gender: 'Male' | 'Female'): 'male' | 'female' =>
+  gender === 'Female' ? 'female' : 'male';
+
 /**
- * One assessment as FHIR R4 resources: the Patient (gender only), Observations of age, height,
- * weight and BMI, a Condition per diagnosed condition and a RiskAssessment per condition.
+ * The Patient of a patient record: the patient number as an identifier, and the name, gender and
+ * date of birth when known. Its id is made from the record's, so every assessment of the person,
+ * and every export of them, names the same Patient.
+ */
+export function patientRecordResource(
+  record: PatientRecordIdentity,
+  identifierSystem: string,
+): Patient & { id: string } {
+  return {
+    resourceType: 'Patient',
+    id: resourceId(record.id, 'patient'),
+    identifier: [{ system: identifierSystem, value: record.number }],
+    ...(record.name === null ? {} : { name: [{ text: record.name }] }),
+    ...(record.gender === null ? {} : { gender: fhirGender(record.gender) }),
+    ...(record.birthDate === null ? {} : { birthDate: record.birthDate }),
+  };
+}
+
+/**
+ * One assessment as FHIR R4 resources: the Patient, Observations of age, height, weight and
+ * BMI, a Condition per diagnosed condition and a RiskAssessment per condition. The Patient of an
+ * assessment that names no patient record shares the gender only; one that names a record has
+ * the record's Patient, which every resource of the assessment has as its subject.
  */
 export function assessmentResources(
   assessment: Assessment,
   reviews: readonly ConditionReview[],
   reference: Referencer,
+  linked?: LinkedPatient,
 ): AssessmentResource[] {
   const status = assessment.signedOff ? 'final' : 'preliminary';
   const { age, gender, height, weight, bmi } = assessment.demographics;
-  const patient: Patient & { id: string } = {
-    resourceType: 'Patient',
-    id: resourceId(assessment.id, 'patient'),
-    ...(gender === undefined ? {} : { gender: gender === 'Female' ? 'female' : 'male' }),
-  };
+  const patient: Patient & { id: string } =
+    linked === undefined
+      ? {
+          resourceType: 'Patient',
+          id: resourceId(assessment.id, 'patient'),
+          ...(gender === undefined ? {} : { gender: fhirGender(gender) }),
+        }
+      : patientRecordResource(linked.record, linked.identifierSystem);
 
   const measured: Array<[Measurement, number | undefined]> = [
     ['age', age],
@@ -266,7 +317,12 @@ export function assessmentResources(
     };
   });
 
-  return [patient, ...observations, ...diagnosed.values(), ...riskAssessments];
+  return [
+    ...(linked?.included === false ? [] : [patient]),
+    ...observations,
+    ...diagnosed.values(),
+    ...riskAssessments,
+  ];
 }
 
 /** Resources of one assessment as a Bundle of type collection, linked by urn:uuid fullUrls. */
@@ -301,7 +357,13 @@ export async function loadAssessmentBundle(
   id: string,
 ): Promise<Bundle> {
   const assessment = await getAssessment(context, requester.user, id);
-  const reviews = await exportsRepository.reviews(context.database.db, assessment.id);
+  const db = context.database.db;
+  const [reviews, record] = await Promise.all([
+    exportsRepository.reviews(db, assessment.id),
+    assessment.patient === null
+      ? undefined
+      : patientRecordsRepository.find(db, assessment.patient.id),
+  ]);
   const now = context.now();
   await recordAudit(context.database.db, {
     at: now,
@@ -310,5 +372,19 @@ export async function loadAssessmentBundle(
     target: { type: 'assessment', id: assessment.id },
     address: requester.address,
   });
-  return fhirBundle(assessmentResources(assessment, reviews, bundleReference), now);
+  const linked: LinkedPatient | undefined =
+    record === undefined
+      ? undefined
+      : {
+          record: {
+            id: record.id,
+            number: record.number,
+            name: record.name,
+            birthDate: record.birth_date,
+            gender: record.gender,
+          },
+          identifierSystem: context.config.patientIdSystem,
+          included: true,
+        };
+  return fhirBundle(assessmentResources(assessment, reviews, bundleReference, linked), now);
 }

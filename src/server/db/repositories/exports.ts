@@ -13,6 +13,7 @@ import {
   type StoredAssessment,
 } from './assessments.ts';
 import type { Executor } from './executor.ts';
+import type { PatientRecordRow } from './patient-records.ts';
 
 /** What an export shows of a doctor review: the comments per condition and the lock. */
 export type ConditionReview = Pick<
@@ -20,9 +21,22 @@ export type ConditionReview = Pick<
   'condition' | 'agreed' | 'comments' | 'reviewed_by' | 'locked'
 >;
 
+/** What a bulk export shows of the patient record an assessment names. */
+export type ExportPatientRecord = Pick<
+  PatientRecordRow,
+  'id' | 'number' | 'name' | 'birth_date' | 'gender'
+>;
+
 /** One assessment with every row hanging off it, as a bulk export reads it. */
 export interface ExportRecord extends StoredAssessment {
   reviews: ConditionReview[];
+  /** The patient record the assessment names, if any. */
+  linkedPatient: ExportPatientRecord | undefined;
+  /**
+   * Whether a record before this one in the same export names the same patient record; read
+   * only when asked for (`markRepeatedPatients`), false otherwise.
+   */
+  patientSeenBefore: boolean;
 }
 
 /** The figures a bulk report opens with, over the same assessments it then lists. */
@@ -167,18 +181,73 @@ function csvResults(engine: DatabaseEngine): RawBuilder<CsvResult[]> {
   return sql`(select ${arrays} from results where results.assessment_id = assessments.id)`;
 }
 
+/**
+ * The patient records of a page's rows that the export has already come to on its earlier pages:
+ * those with an assessment matching the filter from the export's first row (`from`) down to, not
+ * including, the page's first row (`to`). Each record is one seek in the patient-record index
+ * that stops at the first such assessment, so the export keeps no list of the patients it has
+ * written; the upper bound leaves out assessments saved since the export began.
+ */
+async function patientRecordsBefore(
+  db: Executor,
+  engine: DatabaseEngine,
+  filter: AssessmentFilter,
+  rows: ReadonlyArray<{ patient_record_id: string | null }>,
+  range: { from: Cursor; to: Cursor },
+): Promise<Set<string>> {
+  const recordIds = [
+    ...new Set(
+      rows.flatMap((row) => (row.patient_record_id === null ? [] : [row.patient_record_id])),
+    ),
+  ];
+  if (recordIds.length === 0) return new Set();
+  const found = await db
+    .selectFrom('patient_records')
+    .select('patient_records.id')
+    .where('patient_records.id', 'in', recordIds)
+    .where((eb) =>
+      eb.exists(
+        filteredAssessments(db, engine, filter)
+          .select(sql.lit(1).as('one'))
+          .where(sql<boolean>`assessments.patient_record_id = patient_records.id`)
+          .where((eb) =>
+            eb.and([
+              eb(
+                eb.refTuple('assessments.created_at', 'assessments.id'),
+                '<=',
+                eb.tuple(range.from.createdAt, range.from.id),
+              ),
+              eb(
+                eb.refTuple('assessments.created_at', 'assessments.id'),
+                '>',
+                eb.tuple(range.to.createdAt, range.to.id),
+              ),
+            ]),
+          ),
+      ),
+    )
+    .execute();
+  return new Set(found.map((row) => row.id));
+}
+
 export const exportsRepository = {
-  /** Live assessments matching the filter, newest first, whole, a page at a time. */
+  /**
+   * Live assessments matching the filter, newest first, whole, a page at a time. With
+   * `markRepeatedPatients`, each record says whether an earlier record of the export names the
+   * same patient record.
+   */
   async *recordPages(
     db: Executor,
     engine: DatabaseEngine,
     filter: AssessmentFilter,
+    options: { markRepeatedPatients?: boolean } = {},
   ): AsyncGenerator<Iterable<ExportRecord>> {
     const jsonArray = jsonArrayFrom(engine);
     const pages = inPages((after) =>
       assessmentPage(db, engine, filter, after)
         .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
         .leftJoin('users', 'users.id', 'assessments.created_by')
+        .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
         .selectAll('assessments')
         .select([
           'patients.age',
@@ -188,6 +257,10 @@ export const exportsRepository = {
           'patients.bmi',
           'patients.updated_at as patient_updated_at',
           'users.display_name as created_by_name',
+          'patient_records.number as patient_record_number',
+          'patient_records.name as patient_record_name',
+          'patient_records.birth_date as patient_record_birth_date',
+          'patient_records.gender as patient_record_gender',
           'risk_factors.assessment_id as risk_factors_assessment_id',
           'risk_factors.smoking',
           'risk_factors.family_history_dm2',
@@ -254,7 +327,29 @@ export const exportsRepository = {
         ])
         .execute(),
     );
-    for await (const rows of pages)
+    let top: Cursor | undefined;
+    for await (const rows of pages) {
+      const first = rows[0];
+      let seenBefore: boolean[] | undefined;
+      if (options.markRepeatedPatients && first !== undefined) {
+        const seen =
+          top === undefined
+            ? new Set<string>()
+            : await patientRecordsBefore(db, engine, filter, rows, {
+                from: top,
+                to: { createdAt: first.created_at, id: first.id },
+              });
+        // Marked in a pass of their own, so that the records can still be made one at a time.
+        seenBefore = rows.map((row) => {
+          const recordId = row.patient_record_id;
+          if (recordId === null) return false;
+          if (seen.has(recordId)) return true;
+          seen.add(recordId);
+          return false;
+        });
+      }
+      top ??= first === undefined ? undefined : { createdAt: first.created_at, id: first.id };
+      let index = 0;
       yield lazily(rows, (row) => {
         const {
           age,
@@ -264,6 +359,10 @@ export const exportsRepository = {
           bmi,
           patient_updated_at,
           created_by_name,
+          patient_record_number,
+          patient_record_name,
+          patient_record_birth_date,
+          patient_record_gender,
           risk_factors_assessment_id,
           smoking,
           family_history_dm2,
@@ -305,8 +404,20 @@ export const exportsRepository = {
           results: jsonRows(results),
           reviews: jsonRows(reviews),
           createdByName: created_by_name,
+          linkedPatient:
+            assessment.patient_record_id === null || patient_record_number === null
+              ? undefined
+              : {
+                  id: assessment.patient_record_id,
+                  number: patient_record_number,
+                  name: patient_record_name,
+                  birth_date: patient_record_birth_date,
+                  gender: patient_record_gender,
+                },
+          patientSeenBefore: seenBefore?.[index++] ?? false,
         };
       });
+    }
   },
 
   /**
