@@ -4,6 +4,8 @@ import type { ColumnType, Generated, SqlBool } from 'kysely';
 type Bool = ColumnType<SqlBool, boolean, boolean>;
 /** ISO-8601 UTC text on both engines (timestamptz on PostgreSQL, read back as ISO text). */
 type Timestamp = string;
+/** A risk status a doctor may give: every status but UNKNOWN. */
+type DoctorStatus = 'FALSE' | 'MAYBE' | 'TRUE' | 'DIAGNOSED';
 
 export interface UsersTable {
   id: string;
@@ -165,6 +167,17 @@ export interface DoctorReviewsTable {
   reviewed_by: string;
   reviewed_by_user_id: string | null;
   locked: Bool;
+  /**
+   * The doctor chose Agree or Disagree; false for a condition left untouched (stored as not
+   * agreed, and not reviewed). Written as false when an insert leaves it out.
+   */
+  decided: ColumnType<SqlBool, boolean | undefined, boolean>;
+  /** The status the doctor would give when disagreeing; null when none was given. */
+  doctor_status: ColumnType<
+    DoctorStatus | null,
+    DoctorStatus | null | undefined,
+    DoctorStatus | null
+  >;
 }
 
 /** SQLite only: an FTS5 trigram index of assessments.search_text (migration history-search). */

@@ -15,8 +15,10 @@ export function presentReview(assessmentId: string, rows: readonly ReviewRow[]):
     reviews: completeReviews(
       rows.map((row) => ({
         condition: row.condition,
+        decided: bool(row.decided),
         agreed: bool(row.agreed),
         comments: row.comments,
+        doctorStatus: row.doctor_status,
       })),
     ),
   };

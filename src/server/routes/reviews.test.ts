@@ -35,6 +35,15 @@ function statusOf(patient: Parameters<typeof score>[0], condition: Condition): R
 
 type Caller = { cookie: string };
 
+/** A condition the doctor did not choose Agree or Disagree for: the stored default. */
+const notReviewed = (condition: Condition) => ({
+  condition,
+  decided: false,
+  agreed: false,
+  comments: '',
+  doctorStatus: null,
+});
+
 /** The If-Match of a change based on this version of an assessment. */
 const atVersion = (version: number) => ({ 'if-match': `"${version}"` });
 
@@ -113,14 +122,14 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     expect(await storedRows(assessment.id)).toEqual([]);
   });
 
-  it('shows a new review as six conditions, none agreed, without comments', async () => {
+  it('shows a new review as six conditions, none reviewed, none agreed, without comments', async () => {
     const assessment = await create(nurse, coughingPatient);
     expect(await read(doctor, assessment.id)).toEqual({
       assessmentId: assessment.id,
       locked: false,
       reviewedBy: null,
       reviewedAt: null,
-      reviews: CONDITIONS.map((condition) => ({ condition, agreed: false, comments: '' })),
+      reviews: CONDITIONS.map((condition) => notReviewed(condition)),
     });
   });
 
@@ -140,15 +149,16 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     expect(review.reviews.map((r) => r.condition)).toEqual(CONDITIONS);
     expect(review.reviews.find((r) => r.condition === 'TB')).toEqual({
       condition: 'TB',
+      decided: true,
       agreed: false,
       comments: 'Cough explained by reflux.',
+      doctorStatus: null,
     });
-    expect(review.reviews.find((r) => r.condition === 'DM2')?.agreed).toBe(true);
-    expect(review.reviews.find((r) => r.condition === 'HIV')).toEqual({
-      condition: 'HIV',
-      agreed: false,
-      comments: '',
+    expect(review.reviews.find((r) => r.condition === 'DM2')).toMatchObject({
+      decided: true,
+      agreed: true,
     });
+    expect(review.reviews.find((r) => r.condition === 'HIV')).toEqual(notReviewed('HIV'));
     expect(await read(doctor, assessment.id)).toEqual(review);
     const reviewer = await t.database.db
       .selectFrom('doctor_reviews')
@@ -159,7 +169,7 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     expect(reviewer).toEqual([{ reviewed_by_user_id: doctor.userId }]);
   });
 
-  it('replaces every row on a save, so a condition left out returns to the default', async () => {
+  it('replaces every row on a save, so a condition left out returns to not reviewed', async () => {
     const assessment = await create(nurse, coughingPatient);
     await call(doctor, 'PUT', reviewUrl(assessment.id), {
       reviews: [{ condition: 'DM2', agreed: true, comments: 'first' }],
@@ -168,9 +178,10 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
       reviews: [{ condition: 'TB', agreed: true, comments: 'second' }],
     });
     const review = await read(doctor, assessment.id);
-    expect(review.reviews.filter((r) => r.agreed || r.comments !== '')).toEqual([
-      { condition: 'TB', agreed: true, comments: 'second' },
+    expect(review.reviews.filter((r) => r.decided || r.agreed || r.comments !== '')).toEqual([
+      { condition: 'TB', decided: true, agreed: true, comments: 'second', doctorStatus: null },
     ]);
+    expect(review.reviews.find((r) => r.condition === 'DM2')).toEqual(notReviewed('DM2'));
     expect(await storedRows(assessment.id)).toHaveLength(6);
   });
 
@@ -210,8 +221,10 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     expect(locked.json<Review>()).toMatchObject({ locked: true, reviewedBy: 'Ada Admin' });
     expect(locked.json<Review>().reviews.find((r) => r.condition === 'HIV')).toEqual({
       condition: 'HIV',
+      decided: true,
       agreed: true,
       comments: 'No concerns.',
+      doctorStatus: null,
     });
     const rows = await storedRows(assessment.id);
     expect(rows).toHaveLength(6);
@@ -219,13 +232,13 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     expect(await auditActions(assessment.id)).toEqual(['review_lock by admin-ada']);
   });
 
-  it('locks the defaults when a review never saved is locked with {}', async () => {
+  it('locks the defaults, none reviewed, when a review never saved is locked with {}', async () => {
     const assessment = await create(nurse, coughingPatient);
     const locked = await call(doctor, 'POST', `${reviewUrl(assessment.id)}/lock`, {});
     expect(locked.statusCode, locked.body).toBe(200);
     expect(locked.json<Review>()).toMatchObject({
       locked: true,
-      reviews: CONDITIONS.map((condition) => ({ condition, agreed: false, comments: '' })),
+      reviews: CONDITIONS.map((condition) => notReviewed(condition)),
     });
     expect(await storedRows(assessment.id)).toHaveLength(6);
   });
@@ -291,8 +304,10 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
     // An admin, who may restore the assessment, may still read what it holds.
     expect((await read(admin, assessment.id)).reviews.find((r) => r.condition === 'TB')).toEqual({
       condition: 'TB',
+      decided: true,
       agreed: true,
       comments: 'before deletion',
+      doctorStatus: null,
     });
   });
 
@@ -318,6 +333,21 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
       'reviews.0.comments',
     ],
     ['a missing agreed', { reviews: [{ condition: 'TB', comments: '' }] }, 'reviews.0.agreed'],
+    [
+      'a doctor status with an agreement',
+      {
+        reviews: [
+          { condition: 'DM2', agreed: false, comments: '', doctorStatus: 'TRUE' },
+          { condition: 'TB', agreed: true, comments: '', doctorStatus: 'MAYBE' },
+        ],
+      },
+      'reviews.1.doctorStatus',
+    ],
+    [
+      'a doctor status the doctor may not give',
+      { reviews: [{ condition: 'TB', agreed: false, comments: '', doctorStatus: 'UNKNOWN' }] },
+      'reviews.0.doctorStatus',
+    ],
   ])('refuses %s with 400 naming the field, changing nothing', async (_name, body, field) => {
     const assessment = await create(nurse, coughingPatient);
     for (const url of [reviewUrl(assessment.id), `${reviewUrl(assessment.id)}/lock`]) {
@@ -326,6 +356,68 @@ describe.each(testDatabases())('the doctor review API on $engine', (testDatabase
       expect(response.json()).toMatchObject({ error: { code: 'validation_failed', field } });
     }
     expect(await storedRows(assessment.id)).toEqual([]);
+  });
+
+  it('keeps the status a disagreeing doctor would give, through a save and a lock without a body', async () => {
+    const assessment = await create(nurse, coughingPatient);
+    const saved = await call(doctor, 'PUT', reviewUrl(assessment.id), {
+      reviews: [
+        { condition: 'TB', agreed: false, comments: 'Likely a cold.', doctorStatus: 'MAYBE' },
+        { condition: 'HIV', agreed: false, comments: '' },
+        { condition: 'DM2', agreed: true, comments: '', doctorStatus: null },
+      ],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const expected = [
+      { condition: 'DM2', decided: true, agreed: true, comments: '', doctorStatus: null },
+      { condition: 'HIV', decided: true, agreed: false, comments: '', doctorStatus: null },
+      {
+        condition: 'TB',
+        decided: true,
+        agreed: false,
+        comments: 'Likely a cold.',
+        doctorStatus: 'MAYBE',
+      },
+      notReviewed('Asthma'),
+      notReviewed('Hypertension'),
+      notReviewed('Hyperlipidaemia'),
+    ];
+    expect(saved.json<Review>().reviews).toEqual(expected);
+    expect(
+      await t.database.db
+        .selectFrom('doctor_reviews')
+        .select(['condition', 'doctor_status'])
+        .where('assessment_id', '=', assessment.id)
+        .where('doctor_status', 'is not', null)
+        .execute(),
+    ).toEqual([{ condition: 'TB', doctor_status: 'MAYBE' }]);
+
+    const locked = await call(doctor, 'POST', `${reviewUrl(assessment.id)}/lock`);
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect(locked.json<Review>()).toMatchObject({ locked: true, reviews: expected });
+    expect((await read(doctor, assessment.id)).reviews).toEqual(expected);
+  });
+
+  it('locks with a doctor status in the body, and with no choice at all keeps none decided', async () => {
+    const withStatus = await create(nurse, coughingPatient);
+    const locked = await call(doctor, 'POST', `${reviewUrl(withStatus.id)}/lock`, {
+      reviews: [{ condition: 'Asthma', agreed: false, comments: '', doctorStatus: 'DIAGNOSED' }],
+    });
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect(locked.json<Review>().reviews.filter((r) => r.decided)).toEqual([
+      {
+        condition: 'Asthma',
+        decided: true,
+        agreed: false,
+        comments: '',
+        doctorStatus: 'DIAGNOSED',
+      },
+    ]);
+
+    const nothingChosen = await create(nurse, coughingPatient);
+    const saved = await call(doctor, 'PUT', reviewUrl(nothingChosen.id), { reviews: [] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<Review>().reviews).toEqual(CONDITIONS.map((c) => notReviewed(c)));
   });
 
   it('writes one audit row per save and lock, and none for a refused change', async () => {
@@ -394,7 +486,7 @@ describe.each(testDatabases())('the review agreement summary on $engine', (testD
     }
   });
 
-  it("counts finalized reviews of live assessments, split by the rules' status", async () => {
+  it("counts the decided conditions of finalized reviews of live assessments, split by the rules' status", async () => {
     expect(statusOf(coughingPatient, 'TB')).toBe('TRUE');
     expect(statusOf(healthyPatient, 'TB')).toBe('FALSE');
     expect(statusOf(coughingPatient, 'DM2')).toBe('FALSE');
@@ -437,8 +529,8 @@ describe.each(testDatabases())('the review agreement summary on $engine', (testD
       { riskStatus: 'DIAGNOSED', reviewed: 0, agreed: 0 },
       { riskStatus: 'UNKNOWN', reviewed: 0, agreed: 0 },
     ]);
-    expect(conditionOf(result, 'DM2')).toMatchObject({ reviewed: 3, agreed: 2 });
-    // Conditions the doctors left at the default count as reviewed and not agreed.
-    expect(conditionOf(result, 'HIV')).toMatchObject({ reviewed: 3, agreed: 0, share: 0 });
+    expect(conditionOf(result, 'DM2')).toMatchObject({ reviewed: 2, agreed: 2, share: 1 });
+    // Conditions the doctors left untouched are not reviewed, and in no count.
+    expect(conditionOf(result, 'HIV')).toMatchObject({ reviewed: 0, agreed: 0, share: null });
   });
 });

@@ -22,7 +22,8 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'review.view' },
         schema: {
-          summary: "Read an assessment's doctor review; unreviewed conditions show the defaults",
+          summary:
+            "Read an assessment's doctor review; conditions not reviewed show decided false and the defaults",
           tags,
           params: assessmentIdParamsSchema,
           response: { 200: reviewSchema, ...errors },
@@ -36,8 +37,9 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'review.save' },
         schema: {
-          summary: 'Replace the whole review; conditions left out are saved as not agreed',
-          description: 'A locked review is refused with 409 review_locked and stays as it was.',
+          summary: 'Replace the whole review with the conditions the doctor decided',
+          description:
+            'A condition in reviews is one the doctor chose Agree or Disagree for (decided); one left out was not reviewed and is saved as not decided and not agreed, without comments. doctorStatus, the status the doctor would give, is accepted only with agreed false (400 naming the field otherwise). A locked review is refused with 409 review_locked and stays as it was.',
           tags,
           params: assessmentIdParamsSchema,
           body: reviewBodySchema,
@@ -72,7 +74,8 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary:
             "How often doctors agreed with the rules, per condition and per the rules' risk status",
-          description: 'Counts the rows of finalized reviews of assessments that are not deleted.',
+          description:
+            'Counts the decided conditions of finalized reviews of assessments that are not deleted; a condition the doctor left untouched is not counted.',
           tags,
           response: { 200: agreementSummarySchema, 401: errors[401], 403: errors[403] },
         },

@@ -3,6 +3,7 @@ import type {
   AgreementSummary,
   ConditionReview,
   Review,
+  ReviewedCondition,
   reviewBodySchema,
   reviewLockBodySchema,
 } from '../../shared/api/reviews.ts';
@@ -43,8 +44,10 @@ export async function getReview(
 
 /**
  * Replaces the whole review in one transaction: the locked check, the new rows and the audit row
- * commit together or not at all. Without `reviews` the stored content is written again (a lock
- * with no body); the signed-in user becomes the reviewer either way.
+ * commit together or not at all. The conditions in `reviews` are those the doctor decided; the
+ * others are stored as not decided and not agreed. Without `reviews` the stored content is written
+ * again, decided or not as it was (a lock with no body); the signed-in user becomes the reviewer
+ * either way.
  */
 async function writeReview(
   context: AppContext,
@@ -63,18 +66,21 @@ async function writeReview(
     if (await reviewsRepository.isLocked(trx, assessmentId)) {
       throw new AppError(409, 'review_locked', reviewLockedMessage);
     }
-    const reviews =
-      change.reviews ??
-      presentReview(assessmentId, await reviewsRepository.list(trx, assessmentId)).reviews;
+    const reviews: readonly ReviewedCondition[] =
+      change.reviews === undefined
+        ? presentReview(assessmentId, await reviewsRepository.list(trx, assessmentId)).reviews
+        : completeReviews(change.reviews);
     await reviewsRepository.replace(
       trx,
       assessmentId,
-      completeReviews(reviews).map((review) => ({
+      reviews.map((review) => ({
         id: timeOrderedId(now.getTime()),
         assessment_id: assessmentId,
         condition: review.condition,
         agreed: review.agreed,
         comments: review.comments,
+        decided: review.decided,
+        doctor_status: review.doctorStatus,
         created_at: now.toISOString(),
         reviewed_by: requester.user.displayName,
         reviewed_by_user_id: requester.user.id,

@@ -307,6 +307,8 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
             id: timeOrderedId(createdMs, bytes),
             assessment_id: id,
             condition,
+            // A seeded doctor chose Agree or Disagree for every condition.
+            decided: true,
             agreed: random() < 0.8,
             comments: random() < 0.2 ? 'Agree; repeat HbA1c, consider E11.9 if confirmed.' : '',
             created_at: at,

@@ -8,15 +8,33 @@ export const reviewLockedMessage = 'Review is already locked and cannot be modif
 
 const conditionSchema = z.enum(CONDITIONS);
 
-/** A doctor's verdict on the rules' result for one condition. */
+/** The statuses a doctor may give a condition instead of the rules' one: every status but UNKNOWN. */
+export const DOCTOR_STATUSES = ['FALSE', 'MAYBE', 'TRUE', 'DIAGNOSED'] as const;
+export type DoctorStatus = (typeof DOCTOR_STATUSES)[number];
+const doctorStatusSchema = z.enum(DOCTOR_STATUSES);
+
+/** Why a doctor status sent with an agreement is refused (400, naming the field). */
+export const doctorStatusWithAgreementMessage =
+  'A doctor status is given only when disagreeing with the result';
+
+/**
+ * A doctor's verdict on the rules' result for one condition, as a save sends it: the doctor chose
+ * Agree (agreed true) or Disagree (false), and when disagreeing may say which status they would
+ * give (none, or null, when not given).
+ */
 export const conditionReviewSchema = z.object({
   condition: conditionSchema,
   agreed: z.boolean(),
   comments: z.string().max(reviewCommentsMaxLength),
+  doctorStatus: doctorStatusSchema.nullish(),
 });
 export type ConditionReview = z.infer<typeof conditionReviewSchema>;
 
-/** Each condition at most once; a condition left out is saved as not agreed, without comments. */
+/**
+ * Each condition at most once, and a doctor status only with a disagreement. The conditions in
+ * the list are those the doctor chose Agree or Disagree for (decided); a condition left out was
+ * not reviewed, and is saved as not agreed, without comments or doctor status, and not decided.
+ */
 const conditionReviewsSchema = z
   .array(conditionReviewSchema)
   .max(CONDITIONS.length)
@@ -31,6 +49,13 @@ const conditionReviewsSchema = z
         });
       }
       seen.add(review.condition);
+      if (review.agreed && review.doctorStatus != null) {
+        context.addIssue({
+          code: 'custom',
+          message: doctorStatusWithAgreementMessage,
+          path: [index, 'doctorStatus'],
+        });
+      }
     });
   });
 
@@ -46,6 +71,19 @@ export const reviewLockBodySchema = z
   .nullish();
 export type ReviewLockBody = z.input<typeof reviewLockBodySchema>;
 
+/** One condition of a stored review. */
+export const reviewedConditionSchema = z.object({
+  condition: conditionSchema,
+  /** The doctor chose Agree or Disagree; false for a condition not reviewed. */
+  decided: z.boolean(),
+  /** False for a condition not reviewed, as the spec's default. */
+  agreed: z.boolean(),
+  comments: z.string(),
+  /** The status the doctor would give, when disagreeing and given; null otherwise. */
+  doctorStatus: doctorStatusSchema.nullable(),
+});
+export type ReviewedCondition = z.infer<typeof reviewedConditionSchema>;
+
 export const reviewSchema = z.object({
   assessmentId: z.string(),
   /** Finalized: the review can no longer change. */
@@ -54,22 +92,41 @@ export const reviewSchema = z.object({
   reviewedBy: z.string().nullable(),
   reviewedAt: z.string().nullable(),
   /** All six conditions, in the order of CONDITIONS. */
-  reviews: z.array(conditionReviewSchema),
+  reviews: z.array(reviewedConditionSchema),
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-/** Every condition in product order; one without a review gets the default: not agreed, no comments. */
+/**
+ * Every condition in product order. A condition in the list was decided (chosen by the doctor)
+ * unless it says otherwise; one left out gets the default: not decided, not agreed, no comments,
+ * no doctor status.
+ */
 export function completeReviews(
-  reviews: readonly { condition: string; agreed: boolean; comments: string }[],
-): ConditionReview[] {
+  reviews: readonly {
+    condition: string;
+    agreed: boolean;
+    comments: string;
+    decided?: boolean;
+    doctorStatus?: DoctorStatus | null | undefined;
+  }[],
+): ReviewedCondition[] {
   return CONDITIONS.map((condition) => {
     const review = reviews.find((r) => r.condition === condition);
-    return { condition, agreed: review?.agreed ?? false, comments: review?.comments ?? '' };
+    return {
+      condition,
+      decided: review === undefined ? false : (review.decided ?? true),
+      agreed: review?.agreed ?? false,
+      comments: review?.comments ?? '',
+      doctorStatus: review?.doctorStatus ?? null,
+    };
   });
 }
 
 export const agreementSummarySchema = z.object({
-  /** All six conditions, in the order of CONDITIONS; counts are of finalized reviews of live assessments. */
+  /**
+   * All six conditions, in the order of CONDITIONS; counts are of the decided conditions of
+   * finalized reviews of live assessments (a condition the doctor left untouched is not counted).
+   */
   conditions: z.array(
     z.object({
       condition: conditionSchema,

@@ -7,6 +7,7 @@ import { postgresTrigram } from './20261122T1200-postgres-trigram.ts';
 import { loginThrottle } from './20261124T2330-login-throttle.ts';
 import { auditNoRewrite } from './20261124T2345-audit-no-rewrite.ts';
 import { patientRecords } from './20261125T0100-patient-records.ts';
+import { reviewJudgement } from './20261125T0200-review-judgement.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -18,4 +19,5 @@ export const migrations: readonly TriageMigration[] = [
   loginThrottle,
   auditNoRewrite,
   patientRecords,
+  reviewJudgement,
 ];

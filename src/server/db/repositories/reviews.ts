@@ -6,7 +6,10 @@ import type { Executor } from './executor.ts';
 export type ReviewRow = Selectable<DoctorReviewsTable>;
 export type ReviewedAssessment = Pick<Selectable<AssessmentsTable>, 'id' | 'deleted_at'>;
 
-/** Finalized review rows of live assessments, counted per condition and the rules' risk status. */
+/**
+ * The decided rows of finalized reviews of live assessments, counted per condition and the rules'
+ * risk status; a condition the doctor left untouched is in no count.
+ */
 export interface AgreementCountRow {
   condition: string;
   risk_status: ResultsTable['risk_status'];
@@ -79,6 +82,7 @@ export const reviewsRepository = {
           .onRef('results.condition', '=', 'doctor_reviews.condition'),
       )
       .where('doctor_reviews.locked', '=', true)
+      .where('doctor_reviews.decided', '=', true)
       .where('assessments.deleted_at', 'is', null)
       .groupBy(['doctor_reviews.condition', 'results.risk_status'])
       .select((eb) => [
