@@ -299,6 +299,18 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     const items = timeline.json<PatientAssessmentList>().items;
     expect(items.map((item) => item.id)).toEqual([second.id, first.id]);
     expect(items[0]?.bmi).toBeCloseTo(84 / 1.6 ** 2, 10);
+    expect(items.map((item) => item.reviewLocked)).toEqual([false, false]);
+
+    // A locked review shows on its assessment, and only there.
+    const lock = await call(doctor, 'POST', `/api/assessments/${first.id}/review/lock`, {});
+    expect(lock.statusCode, lock.body).toBe(200);
+    const afterLock = await call(nurse, 'GET', `/api/patients/${patient.id}/assessments`);
+    expect(
+      afterLock.json<PatientAssessmentList>().items.map((item) => [item.id, item.reviewLocked]),
+    ).toEqual([
+      [second.id, false],
+      [first.id, true],
+    ]);
 
     const read = await call(nurse, 'GET', `/api/patients/${patient.id}`);
     expect(read.json<Patient>().lastHeight).toBe(160);

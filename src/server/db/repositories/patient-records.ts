@@ -307,6 +307,17 @@ export const patientRecordsRepository = {
         'assessments.signed_off',
         'patients.bmi',
       ])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('doctor_reviews')
+              .select(sql.lit(1).as('found'))
+              .whereRef('doctor_reviews.assessment_id', '=', 'assessments.id')
+              .where('doctor_reviews.locked', '=', true),
+          )
+          .as('review_locked'),
+      )
       .where('assessments.patient_record_id', '=', id)
       .where('assessments.deleted_at', 'is', null);
     const before = options.before;
@@ -326,29 +337,22 @@ export const patientRecordsRepository = {
     const rows = await query.execute();
     if (rows.length === 0) return [];
 
-    const ids = rows.map((row) => row.id);
-    const [results, locked] = await Promise.all([
-      db
-        .selectFrom('results')
-        .select(['assessment_id', 'condition', 'risk_status', 'total_score', 'rule_set_version'])
-        .where('assessment_id', 'in', ids)
-        .execute(),
-      db
-        .selectFrom('doctor_reviews')
-        .select('assessment_id')
-        .distinct()
-        .where('assessment_id', 'in', ids)
-        .where('locked', '=', true)
-        .execute(),
-    ]);
-    const lockedIds = new Set(locked.map((row) => row.assessment_id));
+    const results = await db
+      .selectFrom('results')
+      .select(['assessment_id', 'condition', 'risk_status', 'total_score', 'rule_set_version'])
+      .where(
+        'assessment_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
     const resultsOf = Map.groupBy(results, (result) => result.assessment_id);
     return rows.map((row) => {
       const own = resultsOf.get(row.id) ?? [];
       return {
         ...row,
         signed_off: bool(row.signed_off),
-        review_locked: lockedIds.has(row.id),
+        review_locked: bool(row.review_locked),
         rule_set_version: own[0]?.rule_set_version ?? '',
         results: own.map(({ condition, risk_status, total_score }) => ({
           condition,
