@@ -199,6 +199,28 @@ export interface AssessmentDatesTable {
   local_date: string;
 }
 
+/** Live assessments per local creation date, condition and risk status (migration kept-counts). */
+export interface PopulationCountsTable {
+  local_date: string;
+  condition: string;
+  risk_status: string;
+  n: number;
+}
+
+/**
+ * The decided rows of finalized reviews of live assessments, per local creation date of the
+ * assessment, condition, the rules' current status, the doctor's status ('' when none was given)
+ * and agreement (1 agreed, 0 not) (migration kept-counts).
+ */
+export interface AgreementCountsTable {
+  local_date: string;
+  condition: string;
+  rule_status: string;
+  doctor_status: string;
+  agreed: 0 | 1;
+  n: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -216,4 +238,6 @@ export interface Database {
   assessment_search: AssessmentSearchTable;
   assessment_totals: AssessmentTotalsTable;
   assessment_dates: AssessmentDatesTable;
+  population_counts: PopulationCountsTable;
+  agreement_counts: AgreementCountsTable;
 }

@@ -26,6 +26,7 @@ import {
   type StoredAssessment,
 } from '../db/repositories/assessments.ts';
 import { bool, type Executor } from '../db/repositories/executor.ts';
+import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
@@ -233,7 +234,17 @@ export async function createAssessment(
         patient_age: input.demographics.age ?? null,
         created_local_date: createdLocalDate,
       });
-      await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+      const children = childRows(id, input, result);
+      await assessmentsRepository.insertChildren(trx, children);
+      // A new assessment is live and has no review yet: it counts for its results alone.
+      const counts = new KeptCountChanges();
+      for (const row of children.results) {
+        counts.addPopulation(
+          { local_date: createdLocalDate, condition: row.condition, risk_status: row.risk_status },
+          1,
+        );
+      }
+      await keptCountsRepository.apply(trx, counts);
       await recordAudit(trx, {
         at: now,
         actor: requester.user,
@@ -315,8 +326,14 @@ export async function updateAssessment(
     );
     if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
     await assessmentsRepository.updatePatient(trx, row.patient_id, patientRow(input, result, at));
+    // Read with the assessment's row locked by the write above: a finalized review's rows move
+    // with the rules' new status.
+    const counts = new KeptCountChanges();
+    counts.add(await keptCountsRepository.contributions(trx, id), -1);
     await assessmentsRepository.deleteChildren(trx, id);
     await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+    counts.add(await keptCountsRepository.contributions(trx, id), 1);
+    await keptCountsRepository.apply(trx, counts);
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -357,6 +374,17 @@ async function changeAssessment(
       changes,
     );
     if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+    // A delete or restore takes the assessment out of the kept counts or puts it back. The row's
+    // deleted_at is as read: every change of it changes the version, which the write checked. The
+    // contributions are read after that write has locked the row, so a review finalized just
+    // before is included (and one finalized after finds the assessment deleted).
+    const wasLive = row.deleted_at === null;
+    const isLive = changes.deleted_at === undefined ? wasLive : changes.deleted_at === null;
+    if (wasLive !== isLive) {
+      const counts = new KeptCountChanges();
+      counts.add(await keptCountsRepository.contributions(trx, id), isLive ? 1 : -1);
+      await keptCountsRepository.apply(trx, counts);
+    }
     await recordAudit(trx, {
       at: now,
       actor: requester.user,

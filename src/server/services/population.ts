@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CONDITIONS, RISK_STATUSES, type Condition } from '../../engine/index.ts';
+import { CONDITIONS, RISK_STATUSES, type Condition, type RiskStatus } from '../../engine/index.ts';
 import type {
   Population,
   populationQuerySchema,
@@ -13,14 +13,14 @@ import {
 } from '../db/repositories/assessments.ts';
 import type { DatabaseEngine } from '../db/database.ts';
 import type { Executor } from '../db/repositories/executor.ts';
-import type { ResultsTable } from '../db/schema.ts';
+import { keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { historyFilter } from './assessments.ts';
 
 type PopulationQuery = z.output<typeof populationQuerySchema>;
 
 interface CountRow {
   condition: string;
-  risk_status: ResultsTable['risk_status'];
+  risk_status: string;
   n: number | string | bigint;
 }
 
@@ -46,37 +46,8 @@ function filteredCounts(
     .execute();
 }
 
-/**
- * The dashboard's opening view counts every live assessment. Counting all results rows reads only
- * the (condition, status) index, and the few soft-deleted assessments are then counted out: at a
- * million assessments this is about a second on SQLite where the general query takes tens. One
- * statement, so both parts see the same moment.
- */
-async function liveCounts(db: Executor): Promise<CountRow[]> {
-  const everyResult = db
-    .selectFrom('results')
-    .select((eb) => ['results.condition', 'results.risk_status', eb.fn.countAll<number>().as('n')])
-    .groupBy(['results.condition', 'results.risk_status']);
-  const deletedResults = db
-    .selectFrom('results')
-    .where('results.assessment_id', 'in', (eb) =>
-      eb.selectFrom('assessments').select('assessments.id').where('deleted_at', 'is not', null),
-    )
-    .select((eb) => [
-      'results.condition',
-      'results.risk_status',
-      eb.neg(eb.fn.countAll<number>()).as('n'),
-    ])
-    .groupBy(['results.condition', 'results.risk_status']);
-  return db
-    .selectFrom(everyResult.unionAll(deletedResults).as('counts'))
-    .select((eb) => [
-      'counts.condition',
-      'counts.risk_status',
-      eb.fn.sum<number>('counts.n').as('n'),
-    ])
-    .groupBy(['counts.condition', 'counts.risk_status'])
-    .execute();
+function isRiskStatus(status: string): status is RiskStatus {
+  return (RISK_STATUSES as readonly string[]).includes(status);
 }
 
 function zeroCounts(): StatusCounts {
@@ -93,8 +64,10 @@ export async function populationCounts(
 ): Promise<Population> {
   const { db, engine } = context.database;
   const filter = historyFilter(query, context.config.timeZone);
-  const rows = isUnfiltered(filter)
-    ? await liveCounts(db)
+  // Whole days only (or none): the counts the database keeps, summed over the days. A search
+  // narrows by what those counts do not record, so it counts the matching assessments.
+  const rows = isUnfiltered({ ...filter, fromIso: undefined, toIso: undefined })
+    ? await keptCountsRepository.populationCounts(db, { from: query.from, to: query.to })
     : await filteredCounts(db, engine, filter);
 
   const counts = new Map<Condition, StatusCounts>(
@@ -103,7 +76,9 @@ export async function populationCounts(
   for (const row of rows) {
     const forCondition = counts.get(row.condition as Condition);
     // Rows of a condition a later rule set might add are not part of this panel.
-    if (forCondition !== undefined) forCondition[row.risk_status] += Number(row.n);
+    if (forCondition !== undefined && isRiskStatus(row.risk_status)) {
+      forCondition[row.risk_status] += Number(row.n);
+    }
   }
   return {
     conditions: CONDITIONS.map((condition) => ({

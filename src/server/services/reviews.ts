@@ -11,6 +11,7 @@ import { completeReviews, reviewLockedMessage } from '../../shared/api/reviews.t
 import type { SessionUser } from '../../shared/api/session.ts';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
+import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
@@ -87,6 +88,13 @@ async function writeReview(
         locked: change.lock,
       })),
     );
+    if (change.lock) {
+      // The assessment is live and its row locked (above): its decided rows now count.
+      const { agreement } = await keptCountsRepository.contributions(trx, assessmentId);
+      const counts = new KeptCountChanges();
+      counts.add({ population: [], agreement }, 1);
+      await keptCountsRepository.apply(trx, counts);
+    }
     await recordAudit(trx, {
       at: now,
       actor: requester.user,

@@ -11,6 +11,11 @@ import {
 import { sql, type Insertable } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { insertRows } from '../db/repositories/bulk.ts';
+import {
+  agreementCountKey,
+  KeptCountChanges,
+  keptCountsRepository,
+} from '../db/repositories/kept-counts.ts';
 import type { Database } from '../db/schema.ts';
 import { timeOrderedId } from '../ids.ts';
 import { childRows, searchText, type PatientInput } from './assessment-records.ts';
@@ -122,10 +127,15 @@ function patientData(random: () => number): PatientInput {
   };
 }
 
-// The search index, live total and dates are kept by the database itself, from the assessments.
+// The search index, live total and dates are kept by the database itself, from the assessments;
+// the dashboard's kept counts are applied from the written rows (keptCountsOf).
 type SeededTable = Exclude<
   keyof Database,
-  'assessment_search' | 'assessment_totals' | 'assessment_dates'
+  | 'assessment_search'
+  | 'assessment_totals'
+  | 'assessment_dates'
+  | 'population_counts'
+  | 'agreement_counts'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 
@@ -145,6 +155,45 @@ function emptyRows(): Rows {
     results: [],
     doctor_reviews: [],
   };
+}
+
+/**
+ * What a batch adds to the kept counts (repositories/kept-counts.ts), as the services would
+ * have added it record by record: the results of live assessments, and the decided rows of their
+ * finalized reviews by the rules' status.
+ */
+function keptCountsOf(rows: Rows): KeptCountChanges {
+  const counts = new KeptCountChanges();
+  const liveDates = new Map<string, string>();
+  for (const assessment of rows.assessments) {
+    if (assessment.deleted_at == null) {
+      liveDates.set(assessment.id, assessment.created_local_date ?? '');
+    }
+  }
+  const ruleStatus = new Map<string, string>();
+  for (const result of rows.results) {
+    const localDate = liveDates.get(result.assessment_id);
+    if (localDate === undefined) continue;
+    ruleStatus.set(`${result.assessment_id} ${result.condition}`, result.risk_status);
+    counts.addPopulation(
+      { local_date: localDate, condition: result.condition, risk_status: result.risk_status },
+      1,
+    );
+  }
+  for (const review of rows.doctor_reviews) {
+    if (review.locked !== true || review.decided !== true) continue;
+    const status = ruleStatus.get(`${review.assessment_id} ${review.condition}`);
+    if (status === undefined) continue;
+    counts.addAgreement(
+      agreementCountKey(
+        liveDates.get(review.assessment_id) ?? '',
+        { ...review, doctor_status: review.doctor_status ?? null },
+        status,
+      ),
+      1,
+    );
+  }
+  return counts;
 }
 
 export interface SeedOptions {
@@ -321,6 +370,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
     }
     await context.database.db.transaction().execute(async (trx) => {
       for (const table of tablesInOrder) await insertRows(trx, table, rows[table]);
+      await keptCountsRepository.apply(trx, keptCountsOf(rows));
     });
     written += count;
     options.onProgress?.(written);

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Assessment, AssessmentBody } from '../../shared/api/assessments.ts';
+import { DOCTOR_STATUSES } from '../../shared/api/reviews.ts';
+import { CONDITIONS } from '../../engine/index.ts';
+import { seededRandom } from '../services/seed.ts';
+import { openTestApp, type TestApp } from '../testing/app.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { fullCounts, keptCounts } from '../testing/kept-counts.ts';
+import { signedInAs } from '../testing/users.ts';
+
+const hour = 3_600_000;
+
+/** A varied body: each condition's status moves with the answers drawn. */
+function randomBody(random: () => number): AssessmentBody {
+  const yes = (p: number) => random() < p;
+  return {
+    demographics: yes(0.15)
+      ? {}
+      : {
+          age: 20 + Math.floor(random() * 60),
+          gender: yes(0.5) ? 'Female' : 'Male',
+          height: 160 + Math.floor(random() * 30),
+          weight: 55 + Math.floor(random() * 50),
+        },
+    riskFactors: {
+      smoking: yes(0.3),
+      familyHistory: { DM2: yes(0.4), Hypertension: yes(0.3) },
+      householdTBExposure: yes(0.3),
+    },
+    symptoms: {
+      DM2: { thirst: { present: yes(0.5), severity: 'mild' }, fatigue: { present: yes(0.4) } },
+      TB: { coughOver14Days: { present: yes(0.4) }, fever: { present: yes(0.4) } },
+      Asthma: { wheezing: { present: yes(0.4), severity: 'severe' } },
+      Hypertension: { headache: { present: yes(0.4), severity: 'moderate' } },
+    },
+    management: yes(0.2) ? { HIV: { diagnosed: true } } : {},
+  };
+}
+
+describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
+  let t: TestApp;
+  let admin: { cookie: string };
+
+  beforeAll(async () => {
+    t = await openTestApp(testDatabase, { TRIAGE_TIME_ZONE: 'Africa/Johannesburg' });
+    admin = await signedInAs(t, 'admin');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('equal a full count after a random run of concurrent saves, sign-offs, deletes, restores and review locks', async () => {
+    const random = seededRandom(20261125);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const ids: string[] = [];
+    const succeeded = new Set<string>();
+    const inject = async (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      version?: number,
+      payload?: unknown,
+    ) => {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: {
+          cookie: admin.cookie,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      });
+      // Refusals (412, 409, 404) are expected of changes that race; nothing else fails.
+      expect([200, 201, 204, 404, 409, 412], response.body).toContain(response.statusCode);
+      if (response.statusCode < 300)
+        succeeded.add(`${method} ${url.split('/').slice(4).join('/')}`);
+      return response;
+    };
+    const versionOf = async (id: string): Promise<number> =>
+      (await inject('GET', `/api/assessments/${id}`)).json<Assessment>().version;
+
+    const operations = {
+      async create() {
+        const response = await inject('POST', '/api/assessments', undefined, randomBody(random));
+        expect(response.statusCode, response.body).toBe(201);
+        ids.push(response.json<Assessment>().id);
+      },
+      async update(id: string, version: number) {
+        await inject('PUT', `/api/assessments/${id}`, version, randomBody(random));
+      },
+      async signOff(id: string, version: number) {
+        await inject('POST', `/api/assessments/${id}/sign-off`, version);
+      },
+      async remove(id: string, version: number) {
+        await inject('DELETE', `/api/assessments/${id}`, version);
+      },
+      async restore(id: string) {
+        await inject('POST', `/api/assessments/${id}/restore`);
+      },
+      async lock(id: string) {
+        const reviews = CONDITIONS.filter(() => random() < 0.7).map((condition) => {
+          const agreed = random() < 0.6;
+          return {
+            condition,
+            agreed,
+            comments: random() < 0.5 ? '' : 'Seen in clinic',
+            ...(agreed || random() < 0.3 ? {} : { doctorStatus: pick(DOCTOR_STATUSES) }),
+          };
+        });
+        await inject('POST', `/api/assessments/${id}/review/lock`, undefined, { reviews });
+      },
+    };
+
+    for (let i = 0; i < 6; i++) await operations.create();
+    for (let round = 0; round < 12; round++) {
+      if (round % 4 === 3) {
+        // Another day in the clinic (and a new session, the last one having timed out).
+        t.advance(20 * hour);
+        admin = await signedInAs(t, 'admin');
+      }
+      // Several changes at once, often of the same assessment, with the versions read before.
+      const chosen = Array.from({ length: 8 }, () => pick(ids));
+      const versions = await Promise.all(chosen.map(versionOf));
+      await Promise.all(
+        chosen.map((id, index) => {
+          const version = versions[index] ?? 1;
+          const draw = random();
+          if (draw < 0.15) return operations.create();
+          if (draw < 0.35) return operations.update(id, version);
+          if (draw < 0.45) return operations.signOff(id, version);
+          if (draw < 0.6) return operations.remove(id, version);
+          if (draw < 0.7) return operations.restore(id);
+          return operations.lock(id);
+        }),
+      );
+    }
+
+    const kept = await keptCounts(t.database);
+    expect(kept).toEqual(await fullCounts(t.database));
+    // Every kind of change took effect at least once.
+    expect([...succeeded].sort()).toEqual(
+      expect.arrayContaining([
+        'DELETE ',
+        'POST ',
+        'POST restore',
+        'POST review/lock',
+        'POST sign-off',
+        'PUT ',
+      ]),
+    );
+    expect(kept.population.length).toBeGreaterThan(10);
+    expect(kept.agreement.length).toBeGreaterThan(3);
+  });
+});

@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.ts';
+
+type Row = Record<string, unknown>;
+
+function normalised(rows: Row[]): string[] {
+  return rows
+    .map((row) =>
+      Object.entries(row)
+        .map(
+          ([key, value]) => `${key}=${typeof value === 'boolean' ? Number(value) : String(value)}`,
+        )
+        .join(' '),
+    )
+    .sort();
+}
+
+/** The kept counts (migration kept-counts) as sorted text rows, rows of zero left out. */
+export async function keptCounts(
+  handle: DatabaseHandle,
+): Promise<{ population: string[]; agreement: string[] }> {
+  const population = await sql<Row>`select local_date, condition, risk_status, n
+    from population_counts where n <> 0`.execute(handle.db);
+  const agreement = await sql<Row>`select local_date, condition, rule_status, doctor_status,
+      agreed, n
+    from agreement_counts where n <> 0`.execute(handle.db);
+  return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
+}
+
+/** The same figures counted from every stored row. */
+export async function fullCounts(
+  handle: DatabaseHandle,
+): Promise<{ population: string[]; agreement: string[] }> {
+  const yes = sql.raw(handle.engine === 'postgres' ? 'true' : '1');
+  const population = await sql<Row>`select coalesce(a.created_local_date, '') as local_date,
+      r.condition, r.risk_status, count(*) as n
+    from results r join assessments a on a.id = r.assessment_id
+    where a.deleted_at is null
+    group by coalesce(a.created_local_date, ''), r.condition, r.risk_status`.execute(handle.db);
+  const agreement = await sql<Row>`select coalesce(a.created_local_date, '') as local_date,
+      d.condition, r.risk_status as rule_status, coalesce(d.doctor_status, '') as doctor_status,
+      case when d.agreed = ${yes} then 1 else 0 end as agreed, count(*) as n
+    from doctor_reviews d
+    join assessments a on a.id = d.assessment_id
+    join results r on r.assessment_id = d.assessment_id and r.condition = d.condition
+    where d.locked = ${yes} and d.decided = ${yes} and a.deleted_at is null
+    group by coalesce(a.created_local_date, ''), d.condition, r.risk_status,
+      coalesce(d.doctor_status, ''), case when d.agreed = ${yes} then 1 else 0 end`.execute(
+    handle.db,
+  );
+  return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
+}
