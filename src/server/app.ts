@@ -26,6 +26,7 @@ import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
+import { worklistRoutes } from './routes/worklists.ts';
 import { productVersion } from './version.ts';
 
 export interface BuildAppOptions {
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(codeExtractionRoutes(context));
   await app.register(exportRoutes(context));
   await app.register(reviewRoutes(context));
+  await app.register(worklistRoutes(context));
   await app.register(clientErrorRoutes());
 
   const webRoot = options.webRoot ?? defaultWebRoot;

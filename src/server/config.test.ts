@@ -12,6 +12,8 @@ describe('configuration', () => {
       sessionAbsoluteHours: 12,
       timeZone: 'UTC',
       patientIdSystem: 'urn:triage:patient-number',
+      followUpDaysHigh: 30,
+      followUpDaysModerate: 90,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -27,6 +29,9 @@ describe('configuration', () => {
     ['TRIAGE_PATIENT_ID_SYSTEM', 'patient-number'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'https://clinic example/patients'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'http://'],
+    ['FOLLOW_UP_DAYS_HIGH', '0'],
+    ['FOLLOW_UP_DAYS_HIGH', '2.5'],
+    ['FOLLOW_UP_DAYS_MODERATE', 'ninety'],
   ])('stops on an invalid %s, naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);

@@ -20,6 +20,10 @@ export interface Config {
   webRoot: string | undefined;
   /** The FHIR identifier system (a URI) under which the clinic's patient numbers are exported. */
   patientIdSystem: string;
+  /** Days after an assessment with a condition at High that the patient is due for follow-up. */
+  followUpDaysHigh: number;
+  /** Days after an assessment with a condition at Moderate (and none at High). */
+  followUpDaysModerate: number;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
     patientIdSystem,
+    followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
+    followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),
   };
 }

@@ -55,6 +55,9 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
     ['patient.delete', 'patient.restore', 'patient.viewDeleted'],
     { nurse: false, doctor: false, admin: true },
   ],
+  // Not in decisions.md: worklists (issue 18).
+  ['Awaiting Review worklist', ['worklist.review'], { nurse: false, doctor: true, admin: true }],
+  ['Follow-up Due worklist', ['worklist.followUp'], { nurse: true, doctor: true, admin: true }],
 ];
 
 describe('the role policy follows decisions.md section 1', () => {

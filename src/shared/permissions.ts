@@ -27,6 +27,10 @@ export const permissions = {
   'review.view': ['doctor', 'admin'],
   'review.save': ['doctor', 'admin'],
   'review.lock': ['doctor', 'admin'],
+  /** Awaiting Review: signed-off assessments whose review is not finalized. */
+  'worklist.review': ['doctor', 'admin'],
+  /** Follow-up Due: patients at High or Moderate risk, by due date. */
+  'worklist.followUp': ['nurse', 'doctor', 'admin'],
   'export.bulk': ['doctor', 'admin'],
   'export.fhir': ['doctor', 'admin'],
   'codes.extract': ['doctor', 'admin'],

@@ -115,6 +115,13 @@ export interface AssessmentsTable {
   patient_gender: 'Male' | 'Female' | null;
   patient_age: number | null;
   created_local_date: string | null;
+  /**
+   * Kept by triggers from the results rows (migration worklists): 0 when a condition is at High
+   * (TRUE), 1 when one is at Moderate (MAYBE) and none at High, else 2.
+   */
+  risk_rank: Generated<number>;
+  /** Kept by triggers from the review rows: the doctor review is finalized. */
+  review_locked: Generated<SqlBool>;
 }
 
 export interface SymptomsTable {
@@ -221,6 +228,23 @@ export interface AgreementCountsTable {
   n: number;
 }
 
+/**
+ * Per live patient record whose latest live assessment has a condition at High or Moderate: that
+ * assessment, its rank (0 High, 1 Moderate) and time. Kept by triggers (migration worklists).
+ */
+export interface PatientFollowUpsTable {
+  patient_record_id: string;
+  assessment_id: string;
+  level: number;
+  assessed_at: Timestamp;
+}
+
+/** The length of each worklist ('review', 'follow_up'), kept by triggers. */
+export interface WorklistTotalsTable {
+  list: string;
+  total: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -240,4 +264,6 @@ export interface Database {
   assessment_dates: AssessmentDatesTable;
   population_counts: PopulationCountsTable;
   agreement_counts: AgreementCountsTable;
+  patient_follow_ups: PatientFollowUpsTable;
+  worklist_totals: WorklistTotalsTable;
 }

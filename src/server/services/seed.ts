@@ -136,6 +136,8 @@ type SeededTable = Exclude<
   | 'assessment_dates'
   | 'population_counts'
   | 'agreement_counts'
+  | 'patient_follow_ups'
+  | 'worklist_totals'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

@@ -8,6 +8,7 @@ import { loginThrottle } from './20261124T2330-login-throttle.ts';
 import { auditNoRewrite } from './20261124T2345-audit-no-rewrite.ts';
 import { patientRecords } from './20261125T0100-patient-records.ts';
 import { reviewJudgement } from './20261125T0200-review-judgement.ts';
+import { worklists } from './20261125T0300-worklists.ts';
 import { keptCounts } from './20261125T0400-kept-counts.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
@@ -21,5 +22,6 @@ export const migrations: readonly TriageMigration[] = [
   auditNoRewrite,
   patientRecords,
   reviewJudgement,
+  worklists,
   keptCounts,
 ];

@@ -1,0 +1,144 @@
+import { sql } from 'kysely';
+import type { DatabaseEngine } from '../database.ts';
+import type { ResultsTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+/** Where Awaiting Review continues: the last row shown. */
+export interface ReviewCursor {
+  rank: number;
+  signedOffAt: string;
+  id: string;
+}
+
+export interface ReviewWorklistRow {
+  id: string;
+  assessment_code: string | null;
+  risk_rank: number;
+  signed_off_at: string;
+  signed_off_by: string | null;
+  patient_id: string | null;
+  patient_number: string | null;
+}
+
+export interface FollowUpRow {
+  patient_record_id: string;
+  assessment_id: string;
+  level: number;
+  assessed_at: string;
+  number: string;
+  name: string | null;
+  assessment_code: string | null;
+}
+
+export interface ConditionRow {
+  assessment_id: string;
+  condition: string;
+  risk_status: ResultsTable['risk_status'];
+}
+
+/**
+ * The terms of the partial index assessments_review_worklist_idx, word for word: SQLite uses a
+ * partial index only for a query that names its terms.
+ */
+function awaitingReview(engine: DatabaseEngine) {
+  return engine === 'postgres'
+    ? sql<boolean>`assessments.signed_off and not assessments.review_locked and assessments.deleted_at is null`
+    : sql<boolean>`assessments.signed_off = 1 and assessments.review_locked = 0 and assessments.deleted_at is null`;
+}
+
+export const worklistsRepository = {
+  /** Awaiting Review in its order (rank, sign-off time, id), read from its partial index. */
+  awaitingReview(
+    db: Executor,
+    engine: DatabaseEngine,
+    limit: number,
+    after?: ReviewCursor,
+  ): Promise<ReviewWorklistRow[]> {
+    let query = db
+      .selectFrom('assessments')
+      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
+      .where(awaitingReview(engine));
+    if (after !== undefined) {
+      const at =
+        engine === 'postgres' ? sql`${after.signedOffAt}::timestamptz` : sql`${after.signedOffAt}`;
+      query = query.where(
+        sql<boolean>`(assessments.risk_rank, assessments.signed_off_at, assessments.id) > (${after.rank}, ${at}, ${after.id})`,
+      );
+    }
+    return query
+      .select([
+        'assessments.id',
+        'assessments.assessment_code',
+        'assessments.risk_rank',
+        sql<string>`assessments.signed_off_at`.as('signed_off_at'),
+        'assessments.signed_off_by',
+        'patient_records.id as patient_id',
+        'patient_records.number as patient_number',
+      ])
+      .orderBy('assessments.risk_rank')
+      .orderBy('assessments.signed_off_at')
+      .orderBy('assessments.id')
+      .limit(limit)
+      .execute();
+  },
+
+  /**
+   * The patients due at one level, by assessment time then patient record id, after the row
+   * whose time is `afterAssessedAt` (or from the start).
+   */
+  followUps(
+    db: Executor,
+    engine: DatabaseEngine,
+    level: number,
+    limit: number,
+    after?: { assessedAt: string; patientRecordId: string },
+  ): Promise<FollowUpRow[]> {
+    let query = db
+      .selectFrom('patient_follow_ups')
+      .innerJoin('patient_records', 'patient_records.id', 'patient_follow_ups.patient_record_id')
+      .innerJoin('assessments', 'assessments.id', 'patient_follow_ups.assessment_id')
+      .where('patient_follow_ups.level', '=', level);
+    if (after !== undefined) {
+      const at =
+        engine === 'postgres' ? sql`${after.assessedAt}::timestamptz` : sql`${after.assessedAt}`;
+      query = query.where(
+        sql<boolean>`(patient_follow_ups.assessed_at, patient_follow_ups.patient_record_id) > (${at}, ${after.patientRecordId})`,
+      );
+    }
+    return query
+      .select([
+        'patient_follow_ups.patient_record_id',
+        'patient_follow_ups.assessment_id',
+        'patient_follow_ups.level',
+        'patient_follow_ups.assessed_at',
+        'patient_records.number',
+        'patient_records.name',
+        'assessments.assessment_code',
+      ])
+      .orderBy('patient_follow_ups.assessed_at')
+      .orderBy('patient_follow_ups.patient_record_id')
+      .limit(limit)
+      .execute();
+  },
+
+  /** The length of a list, kept by the database. */
+  async total(db: Executor, list: 'review' | 'follow_up'): Promise<number> {
+    const row = await db
+      .selectFrom('worklist_totals')
+      .select('total')
+      .where('list', '=', list)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  },
+
+  /** The conditions at High or Moderate of the given assessments. */
+  conditions(db: Executor, assessmentIds: readonly string[]): Promise<ConditionRow[]> {
+    if (assessmentIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('results')
+      .select(['assessment_id', 'condition', 'risk_status'])
+      .where('assessment_id', 'in', assessmentIds)
+      .where('risk_status', 'in', ['TRUE', 'MAYBE'])
+      .execute();
+  },
+};
