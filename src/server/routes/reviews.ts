@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { assessmentIdParamsSchema } from '../../shared/api/assessments.ts';
+import { z } from 'zod';
 import {
+  agreementQuerySchema,
   agreementSummarySchema,
   reviewBodySchema,
   reviewLockBodySchema,
@@ -8,7 +10,13 @@ import {
 } from '../../shared/api/reviews.ts';
 import { requesterOf, requireUser } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
-import { getAgreementSummary, getReview, lockReview, saveReview } from '../services/reviews.ts';
+import {
+  agreementCsv,
+  getAgreementSummary,
+  getReview,
+  lockReview,
+  saveReview,
+} from '../services/reviews.ts';
 import { errorResponses } from './responses.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -73,14 +81,47 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'review.view' },
         schema: {
           summary:
-            "How often doctors agreed with the rules, per condition and per the rules' risk status",
+            "How the rules measure against the doctors: per condition the reviews, the share agreed, Cohen's kappa, the matrix of the rules' status against the doctor's, and the latest disagreement comments",
           description:
-            'Counts the decided conditions of finalized reviews of assessments that are not deleted; a condition the doctor left untouched is not counted.',
+            "Counts the decided conditions of finalized reviews of assessments that are not deleted; a condition the doctor left untouched is not counted. from and to keep the assessments made on those days in the clinic's zone, as the population panel does.",
           tags,
-          response: { 200: agreementSummarySchema, 401: errors[401], 403: errors[403] },
+          querystring: agreementQuerySchema,
+          response: {
+            200: agreementSummarySchema,
+            400: errors[400],
+            401: errors[401],
+            403: errors[403],
+          },
         },
       },
-      async () => getAgreementSummary(context),
+      async (request) => getAgreementSummary(context, request.query),
+    );
+
+    app.get(
+      '/api/reviews/agreement.csv',
+      {
+        config: { access: 'review.view' },
+        schema: {
+          summary:
+            'Download the Doctor Agreement as CSV, one row per condition with its matrix; the download is audited as an export',
+          tags,
+          querystring: agreementQuerySchema,
+          response: {
+            200: z.unknown().describe('text/csv'),
+            400: errors[400],
+            401: errors[401],
+            403: errors[403],
+          },
+        },
+      },
+      async (request, reply) => {
+        const csv = await agreementCsv(context, requesterOf(request), request.query);
+        const date = context.now().toISOString().slice(0, 10);
+        void reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="doctor-agreement-${date}.csv"`);
+        return reply.send(csv);
+      },
     );
   };
 }

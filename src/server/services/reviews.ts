@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { CONDITIONS } from '../../engine/index.ts';
 import type {
+  agreementQuerySchema,
   AgreementSummary,
   ConditionReview,
   Review,
@@ -7,12 +9,18 @@ import type {
   reviewBodySchema,
   reviewLockBodySchema,
 } from '../../shared/api/reviews.ts';
-import { completeReviews, reviewLockedMessage } from '../../shared/api/reviews.ts';
+import {
+  completeReviews,
+  latestCommentsPerCondition,
+  MATRIX_STATUSES,
+  reviewLockedMessage,
+} from '../../shared/api/reviews.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
 import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
+import { csvRow } from '../csv.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAgreement, presentReview } from '../presenters/review.ts';
@@ -126,6 +134,79 @@ export function lockReview(
   return writeReview(context, requester, assessmentId, { reviews: body?.reviews, lock: true });
 }
 
-export async function getAgreementSummary(context: AppContext): Promise<AgreementSummary> {
-  return presentAgreement(await reviewsRepository.agreementCounts(context.database.db));
+type AgreementQuery = z.output<typeof agreementQuerySchema>;
+
+/**
+ * How the rules measure against the doctors, per condition, from the kept counts (a date range
+ * sums a few hundred rows) and the latest disagreement comments.
+ */
+export async function getAgreementSummary(
+  context: AppContext,
+  query: AgreementQuery,
+): Promise<AgreementSummary> {
+  const { db, engine } = context.database;
+  const range = { from: query.from, to: query.to };
+  const [counts, ...comments] = await Promise.all([
+    keptCountsRepository.agreementCounts(db, range),
+    ...CONDITIONS.map((condition) =>
+      reviewsRepository.latestDisagreements(
+        db,
+        engine,
+        condition,
+        range,
+        latestCommentsPerCondition,
+      ),
+    ),
+  ]);
+  return presentAgreement(
+    counts,
+    new Map(CONDITIONS.map((condition, index) => [condition, comments[index] ?? []])),
+  );
+}
+
+const agreementCsvHeader = [
+  'condition',
+  'reviewed',
+  'agreed',
+  'agreed_share',
+  'kappa',
+  'kappa_reviews',
+  ...MATRIX_STATUSES.flatMap((rules) =>
+    MATRIX_STATUSES.map((doctor) => `rules_${rules}_doctor_${doctor}`),
+  ),
+];
+
+/**
+ * The Doctor Agreement as CSV, one row per condition: the figures of the summary and its matrix
+ * cell by cell (rules' status, then doctor's). The download is an export, audited by its file
+ * name, never the dates; comments stay on the screen.
+ */
+export async function agreementCsv(
+  context: AppContext,
+  requester: Requester,
+  query: AgreementQuery,
+): Promise<string> {
+  const summary = await getAgreementSummary(context, query);
+  await recordAudit(context.database.db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'export',
+    target: { type: 'export', id: 'agreement.csv' },
+    address: requester.address,
+  });
+  return [
+    csvRow(agreementCsvHeader),
+    ...summary.conditions.map((row) =>
+      csvRow([
+        row.condition,
+        row.reviewed,
+        row.agreed,
+        // Numbers, not text: a negative kappa written as text would be taken for a formula.
+        row.share === null ? null : Number(row.share.toFixed(4)),
+        row.kappa === null ? null : Number(row.kappa.toFixed(4)),
+        row.matrix.flat().reduce((sum, cell) => sum + cell, 0),
+        ...row.matrix.flat(),
+      ]),
+    ),
+  ].join('');
 }

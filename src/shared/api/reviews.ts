@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, RISK_STATUSES, type Condition } from '../../engine/index.ts';
+import { assessmentListQuerySchema } from './assessments.ts';
 
 export const reviewCommentsMaxLength = 10_000;
 
@@ -122,10 +123,23 @@ export function completeReviews(
   });
 }
 
+/** The Doctor Agreement's dates: whole days in the clinic's zone, as the population panel's. */
+export const agreementQuerySchema = assessmentListQuerySchema.pick({ from: true, to: true });
+export type AgreementQuery = z.input<typeof agreementQuerySchema>;
+
+/** The rows (the rules' status) and columns (the doctor's) of the agreement matrix, in order. */
+export const MATRIX_STATUSES = DOCTOR_STATUSES;
+
+/** Disagreement comments shown per condition, newest first. */
+export const latestCommentsPerCondition = 5;
+
+const reviewCount = z.number().int().min(0);
+
 export const agreementSummarySchema = z.object({
   /**
    * All six conditions, in the order of CONDITIONS; counts are of the decided conditions of
-   * finalized reviews of live assessments (a condition the doctor left untouched is not counted).
+   * finalized reviews of live assessments (a condition the doctor left untouched is not counted),
+   * of the assessments made within the query's dates when it has any.
    */
   conditions: z.array(
     z.object({
@@ -142,6 +156,33 @@ export const agreementSummarySchema = z.object({
           agreed: z.number().int(),
         }),
       ),
+      /**
+       * Cohen's kappa between the rules' and the doctors' statuses over the reviews that give a
+       * doctor status: an agreed review gives the rules' status, a disagreeing one the status the
+       * doctor named (one that names none is left out), and a rules' status of UNKNOWN has no
+       * doctor counterpart and is left out. Null below 10 such reviews ('not enough reviews'), or
+       * when every one of them is in one and the same status on both sides.
+       */
+      kappa: z.number().min(-1).max(1).nullable(),
+      /**
+       * Those reviews counted by the rules' status (rows) and the doctor's (columns), both in the
+       * order of MATRIX_STATUSES.
+       */
+      matrix: z
+        .array(z.array(reviewCount).length(MATRIX_STATUSES.length))
+        .length(MATRIX_STATUSES.length),
+      /** The latest comments of disagreeing reviews, newest first; the comment and when alone. */
+      latestComments: z
+        .array(
+          z.object({
+            comments: z.string(),
+            /** When the review was finalized. */
+            reviewedAt: z.string(),
+            ruleStatus: z.enum(RISK_STATUSES),
+            doctorStatus: doctorStatusSchema.nullable(),
+          }),
+        )
+        .max(latestCommentsPerCondition),
     }),
   ),
 });

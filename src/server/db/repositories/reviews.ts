@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import type { AssessmentsTable, DoctorReviewsTable, ResultsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
@@ -6,16 +6,12 @@ import type { Executor } from './executor.ts';
 export type ReviewRow = Selectable<DoctorReviewsTable>;
 export type ReviewedAssessment = Pick<Selectable<AssessmentsTable>, 'id' | 'deleted_at'>;
 
-/**
- * The decided rows of finalized reviews of live assessments, counted per condition and the rules'
- * risk status; a condition the doctor left untouched is in no count.
- */
-export interface AgreementCountRow {
-  condition: string;
-  risk_status: ResultsTable['risk_status'];
-  reviewed: number;
-  agreed: number;
-}
+/** A disagreeing review's comment, when it was made, and the two statuses. */
+export type DisagreementRow = Pick<
+  Selectable<DoctorReviewsTable>,
+  'comments' | 'created_at' | 'doctor_status'
+> &
+  Pick<Selectable<ResultsTable>, 'risk_status'>;
 
 export const reviewsRepository = {
   findAssessment(db: Executor, id: string): Promise<ReviewedAssessment | undefined> {
@@ -71,8 +67,20 @@ export const reviewsRepository = {
     await db.insertInto('doctor_reviews').values(rows).execute();
   },
 
-  /** Counts come back as numbers on both engines (the PostgreSQL pool parses bigint). */
-  agreementCounts(db: Executor): Promise<AgreementCountRow[]> {
+  /**
+   * The latest comments of disagreeing, decided rows of finalized reviews of live assessments for
+   * one condition, newest first; with dates, of the assessments made within them. Read through
+   * the index of such rows (migration kept-counts), whose condition the query repeats word for
+   * word so that SQLite uses it.
+   */
+  latestDisagreements(
+    db: Executor,
+    engine: DatabaseEngine,
+    condition: string,
+    range: { from?: string | undefined; to?: string | undefined },
+    limit: number,
+  ): Promise<DisagreementRow[]> {
+    const yes = sql.raw(engine === 'postgres' ? 'true' : '1');
     return db
       .selectFrom('doctor_reviews')
       .innerJoin('assessments', 'assessments.id', 'doctor_reviews.assessment_id')
@@ -81,18 +89,27 @@ export const reviewsRepository = {
           .onRef('results.assessment_id', '=', 'doctor_reviews.assessment_id')
           .onRef('results.condition', '=', 'doctor_reviews.condition'),
       )
-      .where('doctor_reviews.locked', '=', true)
-      .where('doctor_reviews.decided', '=', true)
-      .where('assessments.deleted_at', 'is', null)
-      .groupBy(['doctor_reviews.condition', 'results.risk_status'])
-      .select((eb) => [
-        'doctor_reviews.condition',
+      .select([
+        'doctor_reviews.comments',
+        'doctor_reviews.created_at',
+        'doctor_reviews.doctor_status',
         'results.risk_status',
-        eb.fn.countAll<number>().as('reviewed'),
-        eb.fn
-          .sum<number>(eb.case().when('doctor_reviews.agreed', '=', true).then(1).else(0).end())
-          .as('agreed'),
       ])
+      .where('doctor_reviews.condition', '=', condition)
+      .where(
+        sql<boolean>`doctor_reviews.locked = ${yes} and doctor_reviews.decided = ${yes}
+          and doctor_reviews.agreed <> ${yes} and doctor_reviews.comments <> ''`,
+      )
+      .where('assessments.deleted_at', 'is', null)
+      .$if(range.from !== undefined, (q) =>
+        q.where('assessments.created_local_date', '>=', range.from ?? ''),
+      )
+      .$if(range.to !== undefined, (q) =>
+        q.where('assessments.created_local_date', '<=', range.to ?? ''),
+      )
+      .orderBy('doctor_reviews.created_at', 'desc')
+      .orderBy('doctor_reviews.id', 'desc')
+      .limit(limit)
       .execute();
   },
 };
