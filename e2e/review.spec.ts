@@ -71,7 +71,8 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
     'Hyperlipidaemia',
   ]);
   const dm2 = conditionCard(page, 'Type 2 Diabetes');
-  await expect(dm2.locator('.mantine-Badge-root')).toHaveText('High Risk');
+  // An untouched condition is marked Not reviewed beside its risk status.
+  await expect(dm2.locator('.mantine-Badge-root')).toHaveText(['Not reviewed', 'High Risk']);
   await expect(dm2).toContainText('Total score 8.8625');
   await expect(dm2).toContainText('Factor count 5 against a threshold of 2');
   const riskFactors = dm2.getByRole('table', { name: 'Type 2 Diabetes risk factors' });
@@ -89,7 +90,10 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
     /120%\s*No/,
   );
   const hypertension = conditionCard(page, 'Hypertension');
-  await expect(hypertension.locator('.mantine-Badge-root')).toHaveText('Diagnosed');
+  await expect(hypertension.locator('.mantine-Badge-root')).toHaveText([
+    'Not reviewed',
+    'Diagnosed',
+  ]);
   await expect(hypertension.getByRole('row', { name: 'Diagnosed' })).toContainText('Yes');
   await expect(hypertension.getByRole('row', { name: 'Last doctor visit' })).toContainText(
     'More than 12 months ago',
@@ -98,17 +102,31 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
     '1.7500 (cap 1.75)',
   );
 
-  // Every condition starts as not agreed, and Disagree is highlighted.
+  // Every condition starts not reviewed: neither Agree nor Disagree is chosen, the card says so,
+  // and so does the action bar.
   for (const name of ['Type 2 Diabetes', 'Hyperlipidaemia']) {
-    await expect(conditionCard(page, name).getByRole('radio', { name: 'Disagree' })).toBeChecked();
+    const card = conditionCard(page, name);
+    await expect(card.getByText('Not reviewed', { exact: true })).toBeVisible();
+    await expect(card.getByRole('radio', { name: 'Disagree' })).not.toBeChecked();
+    await expect(card.getByRole('radio', { name: 'Agree', exact: true })).not.toBeChecked();
+    await expect(card.getByLabel('Doctor Comments')).toBeDisabled();
   }
+  const actions = page.getByRole('region', { name: 'Review actions' });
+  await expect(actions).toContainText(
+    'Not reviewed: Type 2 Diabetes, HIV, TB, Asthma, Hypertension, Hyperlipidaemia',
+  );
   expect(await axeViolations(page)).toEqual([]);
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/review-wide.png', fullPage: true });
 
   await dm2.getByText('Agree', { exact: true }).click();
   await expect(dm2.getByRole('radio', { name: 'Agree', exact: true })).toBeChecked();
+  await expect(dm2.getByText('Not reviewed', { exact: true })).toHaveCount(0);
+  await expect(dm2.getByLabel('Which status would you give?')).toHaveCount(0);
   await dm2.getByLabel('Doctor Comments').fill('Agree: HbA1c and fasting glucose requested.');
+  await expect(actions).toContainText(
+    'Not reviewed: HIV, TB, Asthma, Hypertension, Hyperlipidaemia',
+  );
   await page.getByRole('button', { name: 'Save Review' }).click();
   await expect(page.getByText('Doctor review saved successfully!')).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
@@ -119,13 +137,25 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   await expect(dm2.getByLabel('Doctor Comments')).toHaveValue(
     'Agree: HbA1c and fasting glucose requested.',
   );
-  await expect(conditionCard(page, 'HIV').getByRole('radio', { name: 'Disagree' })).toBeChecked();
-
-  // A comment typed after the last save is saved by the finalize itself.
   const hiv = conditionCard(page, 'HIV');
+  await expect(hiv.getByText('Not reviewed', { exact: true })).toBeVisible();
+  await expect(hiv.getByRole('radio', { name: 'Disagree' })).not.toBeChecked();
+
+  // Disagreeing asks which status the doctor would give, by keyboard too; what is chosen after
+  // the last save is saved by the finalize itself.
+  await hiv.getByRole('radio', { name: 'Disagree' }).focus();
+  await page.keyboard.press('Space');
+  await expect(hiv.getByRole('radio', { name: 'Disagree' })).toBeChecked();
+  const hivStatus = hiv.getByLabel('Which status would you give?');
+  await expect(hivStatus).toHaveValue('');
+  await page.keyboard.press('Tab');
+  await expect(hivStatus).toBeFocused();
+  await hivStatus.selectOption({ label: 'Low Risk' });
   await hiv
     .getByLabel('Doctor Comments')
     .fill('Female only; no symptoms. Disagree with screening.');
+  expect(await axeViolations(page)).toEqual([]);
+  await hiv.screenshot({ path: 'test-results/review-disagree-card.png' });
   await page.getByRole('button', { name: 'Finalize Doctor Review' }).click();
   const dialog = page.getByRole('dialog', { name: 'Finalize Doctor Review' });
   await expect(dialog).toContainText(
@@ -144,7 +174,18 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   await expect(hiv.getByLabel('Doctor Comments')).toHaveValue(
     'Female only; no symptoms. Disagree with screening.',
   );
+  await expect(hiv.getByLabel('Which status would you give?')).toHaveValue('FALSE');
+  await expect(hiv.getByLabel('Which status would you give?')).toBeDisabled();
   await expect(dm2.getByRole('radio', { name: 'Agree', exact: true })).toBeChecked();
+  // The conditions left untouched stay not reviewed in the finalized review.
+  await expect(actions).toContainText('Not reviewed: TB, Asthma, Hypertension, Hyperlipidaemia');
+  await expect(conditionCard(page, 'TB').getByText('Not reviewed', { exact: true })).toBeVisible();
+  const stored = await page.request.get(`/api/assessments/${id}/review`);
+  expect(
+    ((await stored.json()) as { reviews: { condition: string; decided: boolean }[] }).reviews
+      .filter((review) => review.decided)
+      .map((review) => review.condition),
+  ).toEqual(['DM2', 'HIV']);
   for (const textarea of await page.getByLabel('Doctor Comments').all()) {
     await expect(textarea).toBeDisabled();
   }
@@ -197,6 +238,48 @@ test('the review page fits a phone and has no WCAG violations there', async ({ p
   await agreement.screenshot({ path: 'test-results/review-agreement-narrow.png' });
 });
 
+test('the review actions stay in reach while the doctor scrolls the conditions', async ({
+  page,
+}) => {
+  await signInAsNewUser(page, 'doctor.scroll', 'doctor', 'Dr doctor.scroll');
+  const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9SCROLL-JK90' });
+  await page.goto(`/assessments/${id}/review`);
+  const save = page.getByRole('button', { name: 'Save Review' });
+  const finalize = page.getByRole('button', { name: 'Finalize Doctor Review' });
+  await expect(save).toBeInViewport();
+  await expect(finalize).toBeInViewport();
+
+  // Halfway down the page, with TB in view, the bar is still there, above the footer.
+  const tb = conditionCard(page, 'TB');
+  await tb.getByRole('heading', { name: 'TB' }).scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  await expect(save).toBeInViewport();
+  await expect(finalize).toBeInViewport();
+  const bar = await page.getByRole('region', { name: 'Review actions' }).boundingBox();
+  const footer = await page.getByRole('contentinfo').boundingBox();
+  if (bar === null || footer === null) throw new Error('The bar or the footer is not laid out');
+  expect(bar.y + bar.height).toBeLessThanOrEqual(footer.y);
+  await expect(page.getByRole('region', { name: 'Review actions' })).toContainText(
+    'Not reviewed: Type 2 Diabetes, HIV, TB, Asthma, Hypertension, Hyperlipidaemia',
+  );
+  await tb.getByText('Disagree', { exact: true }).click();
+  await tb.getByLabel('Which status would you give?').selectOption('MAYBE');
+  await save.click();
+  await expect(page.getByText('Doctor review saved successfully!')).toBeVisible();
+  await expect(page.getByText('Doctor review saved successfully!')).toBeInViewport();
+  await expect(page.getByRole('region', { name: 'Review actions' })).toContainText(
+    'Not reviewed: Type 2 Diabetes, HIV, Asthma, Hypertension, Hyperlipidaemia',
+  );
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/review-sticky-scrolled.png' });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await tb.getByRole('heading', { name: 'TB' }).scrollIntoViewIfNeeded();
+  await expect(save).toBeInViewport();
+  await expectNoHorizontalOverflow(page);
+  await page.screenshot({ path: 'test-results/review-sticky-narrow.png' });
+});
+
 test('a nurse may not open a review and sees no agreement summary', async ({ page }) => {
   await signInAsNewUser(page, 'nurse.review', 'nurse', 'Nurse nurse.review');
   const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9NURSE-EF56' });
@@ -217,6 +300,7 @@ test('saving a review that was finalized meanwhile says so and shows it locked',
   const id = await createAssessment(page, { ...assessmentBody, code: 'ASS-M9LOCKED-GH78' });
   await page.goto(`/assessments/${id}/review`);
   const dm2 = conditionCard(page, 'Type 2 Diabetes');
+  await dm2.getByText('Agree', { exact: true }).click();
   await dm2.getByLabel('Doctor Comments').fill('Typed while a colleague finalized.');
 
   const locked = await page.request.post(`/api/assessments/${id}/review/lock`, {

@@ -5,6 +5,7 @@ import {
   Card,
   Divider,
   Group,
+  NativeSelect,
   SegmentedControl,
   SimpleGrid,
   Stack,
@@ -15,9 +16,15 @@ import {
 } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
 import type { Assessment } from '../../../shared/api/assessments.ts';
-import { reviewCommentsMaxLength, type ConditionReview } from '../../../shared/api/reviews.ts';
+import {
+  reviewCommentsMaxLength,
+  type DoctorStatus,
+  type ReviewedCondition,
+} from '../../../shared/api/reviews.ts';
 import { riskStatusColors, safeGreen } from '../../pages/assessment/display.ts';
 import {
+  doctorStatusOptions,
+  judgementTexts,
   managementAnswerRows,
   riskFactorRows,
   symptomAnswerRows,
@@ -106,12 +113,23 @@ export interface ConditionReviewCardProps {
   result: ConditionResult;
   symptoms: SymptomAnswers | undefined;
   management: Assessment['management'][ConditionResult['condition']];
-  review: ConditionReview;
+  review: ReviewedCondition;
   locked: boolean;
-  onChange: (change: Partial<Omit<ConditionReview, 'condition'>>) => void;
+  onChange: (
+    change: Partial<Pick<ReviewedCondition, 'agreed' | 'comments' | 'doctorStatus'>>,
+  ) => void;
 }
 
-/** One condition as the rules scored it, with the doctor's agreement and comments. */
+function agreementValue(review: ReviewedCondition): string {
+  // Nothing is selected until the doctor chooses.
+  if (!review.decided) return '';
+  return review.agreed ? 'agree' : 'disagree';
+}
+
+/**
+ * One condition as the rules scored it, with the doctor's agreement, the status a disagreeing
+ * doctor would give, and comments. A condition the doctor has not chosen for is marked Not reviewed.
+ */
 export function ConditionReviewCard({
   result,
   symptoms,
@@ -122,6 +140,7 @@ export function ConditionReviewCard({
 }: ConditionReviewCardProps) {
   const headingId = useId();
   const agreementLabelId = useId();
+  const notReviewedId = useId();
   const name = CONDITION_DISPLAY_NAMES[result.condition];
   const { components, details } = result;
   const symptomRows = symptomAnswerRows(result.condition, symptoms);
@@ -134,9 +153,16 @@ export function ConditionReviewCard({
     <Card withBorder component="section" aria-labelledby={headingId} padding="md" radius="md">
       <Stack gap="md">
         <Group justify="space-between" gap="sm">
-          <Title order={2} size="h3" id={headingId}>
-            {name}
-          </Title>
+          <Group gap="sm">
+            <Title order={2} size="h3" id={headingId}>
+              {name}
+            </Title>
+            {!review.decided && (
+              <Badge variant="outline" color="gray.8" id={notReviewedId}>
+                {judgementTexts.notReviewed}
+              </Badge>
+            )}
+          </Group>
           <Badge size="lg" color={riskStatusColors[result.riskStatus]} autoContrast>
             {RISK_STATUS_LABELS[result.riskStatus]}
           </Badge>
@@ -210,22 +236,39 @@ export function ConditionReviewCard({
             </Text>
             <SegmentedControl
               aria-labelledby={`${agreementLabelId} ${headingId}`}
+              aria-describedby={review.decided ? undefined : notReviewedId}
               data={[
                 { label: 'Agree', value: 'agree' },
                 { label: 'Disagree', value: 'disagree' },
               ]}
-              value={review.agreed ? 'agree' : 'disagree'}
+              value={agreementValue(review)}
               onChange={(value) => onChange({ agreed: value === 'agree' })}
-              // Disagree is the default; red makes an unreviewed or disputed condition stand out.
+              // Red makes a disputed condition stand out.
               color={review.agreed ? safeGreen : 'red.9'}
               disabled={locked}
             />
           </Box>
+          {review.decided && !review.agreed && (
+            <NativeSelect
+              label={judgementTexts.doctorStatus}
+              description="Optional"
+              w={{ base: '100%', xs: 280 }}
+              data={[{ value: '', label: judgementTexts.noDoctorStatus }, ...doctorStatusOptions]}
+              value={review.doctorStatus ?? ''}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                onChange({ doctorStatus: value === '' ? null : (value as DoctorStatus) });
+              }}
+              disabled={locked}
+            />
+          )}
           <Textarea
             label="Doctor Comments"
+            description={review.decided || locked ? undefined : judgementTexts.commentsFirst}
             value={review.comments}
             onChange={(event) => onChange({ comments: event.currentTarget.value })}
-            disabled={locked}
+            // An untouched condition is not saved, so its comments would be lost.
+            disabled={locked || !review.decided}
             classNames={{ input: classes.comments }}
             autosize
             minRows={3}

@@ -10,6 +10,7 @@ import {
   Group,
   Loader,
   Modal,
+  Paper,
   SimpleGrid,
   Stack,
   Text,
@@ -18,7 +19,11 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { CONDITIONS, type Condition } from '../../../engine/index.ts';
 import type { Assessment } from '../../../shared/api/assessments.ts';
-import { completeReviews, type ConditionReview, type Review } from '../../../shared/api/reviews.ts';
+import {
+  completeReviews,
+  type Review,
+  type ReviewedCondition,
+} from '../../../shared/api/reviews.ts';
 import { getReview, getReviewedAssessment, lockReview, saveReview } from '../../api/reviews.ts';
 import { ApiError } from '../../api/client.ts';
 import { ConditionReviewCard } from '../../components/review/ConditionReviewCard.tsx';
@@ -26,7 +31,17 @@ import { formatLocalDateTime } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { safeGreen } from '../assessment/display.ts';
-import { lockFailure, reviewTexts, saveFailure, type ReviewFeedback } from './reviewDisplay.ts';
+import {
+  changeReview,
+  chosenReviews,
+  lockFailure,
+  notReviewedConditions,
+  notReviewedLine,
+  reviewTexts,
+  saveFailure,
+  type ReviewFeedback,
+} from './reviewDisplay.ts';
+import classes from './ReviewPage.module.css';
 import { formatBmi, notRecorded } from '../../../shared/display.ts';
 
 type AssessmentLoad =
@@ -38,10 +53,13 @@ interface ReviewState {
   locked: boolean;
   reviewedBy: string | null;
   reviewedAt: string | null;
-  rows: ConditionReview[];
+  rows: ReviewedCondition[];
 }
 
-/** Spec section 4: an unreviewed condition defaults to not agreed, without comments. */
+/**
+ * Spec section 4: an unreviewed condition defaults to not agreed, without comments; it is shown
+ * as Not reviewed, with neither Agree nor Disagree chosen.
+ */
 const defaultReview: ReviewState = {
   locked: false,
   reviewedBy: null,
@@ -195,11 +213,14 @@ export function ReviewPage() {
   }, [id]);
 
   const changeRow = useCallback(
-    (condition: Condition, change: Partial<Omit<ConditionReview, 'condition'>>) => {
+    (
+      condition: Condition,
+      change: Partial<Pick<ReviewedCondition, 'agreed' | 'comments' | 'doctorStatus'>>,
+    ) => {
       setReview((current) => ({
         ...current,
         rows: current.rows.map((row) =>
-          row.condition === condition ? { ...row, ...change } : row,
+          row.condition === condition ? changeReview(row, change) : row,
         ),
       }));
     },
@@ -210,7 +231,8 @@ export function ReviewPage() {
     setBusy('saving');
     setFeedback(null);
     try {
-      setReview(reviewState(await saveReview(id, review.rows)));
+      // Only the conditions the doctor chose are sent; the others stay not reviewed.
+      setReview(reviewState(await saveReview(id, chosenReviews(review.rows))));
       setFeedback({ success: true, title: reviewTexts.saved });
     } catch (error) {
       const failure = saveFailure(error);
@@ -227,7 +249,7 @@ export function ReviewPage() {
     setFeedback(null);
     try {
       // The current rows are saved and locked in one step, so nothing typed since the last save is lost.
-      setReview(reviewState(await lockReview(id, review.rows)));
+      setReview(reviewState(await lockReview(id, chosenReviews(review.rows))));
       setFeedback({ success: true, title: reviewTexts.locked });
     } catch (error) {
       const failure = lockFailure(error);
@@ -271,6 +293,10 @@ export function ReviewPage() {
     (a, b) => CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition),
   );
   const locked = review.locked;
+  const notReviewed = notReviewedConditions(
+    results.map((result) => result.condition),
+    review.rows,
+  );
 
   return (
     <Container size="lg">
@@ -288,8 +314,10 @@ export function ReviewPage() {
                 (candidate) => candidate.condition === result.condition,
               ) ?? {
                 condition: result.condition,
+                decided: false,
                 agreed: false,
                 comments: '',
+                doctorStatus: null,
               };
               return (
                 <ConditionReviewCard
@@ -304,27 +332,44 @@ export function ReviewPage() {
               );
             })}
 
-            {feedback !== null && (
-              <FeedbackAlert feedback={feedback} onClose={() => setFeedback(null)} />
-            )}
-            <Group gap="sm">
-              <Button
-                onClick={() => void save()}
-                loading={busy === 'saving'}
-                disabled={locked || busy !== null}
-              >
-                Save Review
-              </Button>
-              <Button
-                color="red.9"
-                variant="outline"
-                onClick={confirm.open}
-                loading={busy === 'locking'}
-                disabled={locked || busy !== null}
-              >
-                Finalize Doctor Review
-              </Button>
-            </Group>
+            <Paper
+              component="section"
+              aria-label="Review actions"
+              className={classes.actionBar}
+              withBorder
+              shadow="md"
+              radius="md"
+              p="sm"
+            >
+              <Stack gap="xs">
+                {feedback !== null && (
+                  <FeedbackAlert feedback={feedback} onClose={() => setFeedback(null)} />
+                )}
+                <Group justify="space-between" gap="sm">
+                  <Text size="sm" fw={notReviewed.length === 0 ? 400 : 600}>
+                    {notReviewedLine(notReviewed)}
+                  </Text>
+                  <Group gap="sm">
+                    <Button
+                      onClick={() => void save()}
+                      loading={busy === 'saving'}
+                      disabled={locked || busy !== null}
+                    >
+                      Save Review
+                    </Button>
+                    <Button
+                      color="red.9"
+                      variant="outline"
+                      onClick={confirm.open}
+                      loading={busy === 'locking'}
+                      disabled={locked || busy !== null}
+                    >
+                      Finalize Doctor Review
+                    </Button>
+                  </Group>
+                </Group>
+              </Stack>
+            </Paper>
           </>
         )}
       </Stack>

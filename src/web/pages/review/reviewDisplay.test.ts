@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { reviewLockedMessage } from '../../../shared/api/reviews.ts';
+import { completeReviews, reviewLockedMessage } from '../../../shared/api/reviews.ts';
 import { friendlyMessages } from '../../../shared/texts.ts';
 import { ApiError } from '../../api/client.ts';
 import {
   agreedWithShare,
+  changeReview,
+  chosenReviews,
+  doctorStatusOptions,
   lockFailure,
+  notReviewedConditions,
+  notReviewedLine,
   managementAnswerRows,
   riskFactorRows,
   saveFailure,
@@ -127,5 +132,57 @@ describe('saveFailure and lockFailure', () => {
       title: 'An error occurred while locking the review',
       detail: friendlyMessages.unexpected,
     });
+  });
+});
+
+describe("the doctor's own judgement", () => {
+  const untouched = completeReviews([]);
+
+  it('starts every condition not reviewed, with nothing to send', () => {
+    expect(untouched.every((row) => !row.decided && !row.agreed)).toBe(true);
+    expect(chosenReviews(untouched)).toEqual([]);
+    expect(notReviewedLine(notReviewedConditions(['DM2', 'TB', 'Asthma'], untouched))).toBe(
+      'Not reviewed: Type 2 Diabetes, TB, Asthma',
+    );
+  });
+
+  it('decides a condition by Agree or Disagree, not by comments alone', () => {
+    const tb = untouched.find((row) => row.condition === 'TB')!;
+    expect(changeReview(tb, { comments: 'x' }).decided).toBe(false);
+    const disagreed = changeReview(tb, { agreed: false });
+    expect(disagreed).toMatchObject({ decided: true, agreed: false, doctorStatus: null });
+    const withStatus = changeReview(disagreed, { doctorStatus: 'MAYBE' });
+    expect(withStatus.doctorStatus).toBe('MAYBE');
+    // Agreeing drops the status given while disagreeing.
+    expect(changeReview(withStatus, { agreed: true })).toMatchObject({
+      decided: true,
+      agreed: true,
+      doctorStatus: null,
+    });
+  });
+
+  it('sends only the chosen conditions, each with its status when disagreeing', () => {
+    const rows = untouched.map((row) =>
+      row.condition === 'TB'
+        ? changeReview(changeReview(row, { agreed: false }), { doctorStatus: 'FALSE' })
+        : row.condition === 'DM2'
+          ? changeReview(row, { agreed: true, comments: 'Fine.' })
+          : row,
+    );
+    expect(chosenReviews(rows)).toEqual([
+      { condition: 'DM2', agreed: true, comments: 'Fine.', doctorStatus: null },
+      { condition: 'TB', agreed: false, comments: '', doctorStatus: 'FALSE' },
+    ]);
+    expect(notReviewedConditions(['DM2', 'TB'], rows)).toEqual([]);
+    expect(notReviewedLine([])).toBe('Every condition is reviewed');
+  });
+
+  it('offers the four statuses a doctor may give, labelled as the app shows them', () => {
+    expect(doctorStatusOptions).toEqual([
+      { value: 'FALSE', label: 'Low Risk' },
+      { value: 'MAYBE', label: 'Moderate Risk' },
+      { value: 'TRUE', label: 'High Risk' },
+      { value: 'DIAGNOSED', label: 'Diagnosed' },
+    ]);
   });
 });

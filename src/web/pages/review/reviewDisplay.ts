@@ -1,4 +1,6 @@
 import {
+  CONDITION_DISPLAY_NAMES,
+  RISK_STATUS_LABELS,
   RULE_SET_V2,
   type Condition,
   type LastDoctorVisit,
@@ -9,7 +11,13 @@ import {
   notRecorded,
   prescriptionDurationLabels,
 } from '../../../shared/display.ts';
-import { reviewLockedMessage } from '../../../shared/api/reviews.ts';
+import {
+  DOCTOR_STATUSES,
+  reviewLockedMessage,
+  type ConditionReview,
+  type DoctorStatus,
+  type ReviewedCondition,
+} from '../../../shared/api/reviews.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../forms.ts';
 
@@ -29,6 +37,62 @@ export const reviewTexts = {
   loadFailed: 'Failed to load assessment',
   loadFailedRetry: 'Failed to load assessment. Please try again.',
 } as const;
+
+/** The words of the doctor's own judgement per condition. */
+export const judgementTexts = {
+  notReviewed: 'Not reviewed',
+  allReviewed: 'Every condition is reviewed',
+  doctorStatus: 'Which status would you give?',
+  noDoctorStatus: 'No status given',
+  commentsFirst: 'Choose Agree or Disagree to comment.',
+} as const;
+
+/** The statuses a doctor may give, labelled as the app shows risk statuses. */
+export const doctorStatusOptions: readonly { value: DoctorStatus; label: string }[] =
+  DOCTOR_STATUSES.map((status) => ({ value: status, label: RISK_STATUS_LABELS[status] }));
+
+/**
+ * A change the doctor makes to a condition. Choosing Agree or Disagree decides it; agreeing drops
+ * any status the doctor had given while disagreeing.
+ */
+export function changeReview(
+  row: ReviewedCondition,
+  change: Partial<Pick<ReviewedCondition, 'agreed' | 'comments' | 'doctorStatus'>>,
+): ReviewedCondition {
+  const next = { ...row, ...change };
+  if (change.agreed !== undefined) next.decided = true;
+  if (next.agreed) next.doctorStatus = null;
+  return next;
+}
+
+/** What a save sends: only the conditions the doctor chose Agree or Disagree for. */
+export function chosenReviews(rows: readonly ReviewedCondition[]): ConditionReview[] {
+  return rows
+    .filter((row) => row.decided)
+    .map((row) => ({
+      condition: row.condition,
+      agreed: row.agreed,
+      comments: row.comments,
+      doctorStatus: row.agreed ? null : row.doctorStatus,
+    }));
+}
+
+/** The conditions shown that the doctor has not chosen Agree or Disagree for, in their order. */
+export function notReviewedConditions(
+  conditions: readonly Condition[],
+  rows: readonly ReviewedCondition[],
+): Condition[] {
+  return conditions.filter(
+    (condition) => rows.find((row) => row.condition === condition)?.decided !== true,
+  );
+}
+
+/** 'Not reviewed: TB, Asthma', or that every condition is reviewed. */
+export function notReviewedLine(conditions: readonly Condition[]): string {
+  return conditions.length === 0
+    ? judgementTexts.allReviewed
+    : `${judgementTexts.notReviewed}: ${conditions.map((c) => CONDITION_DISPLAY_NAMES[c]).join(', ')}`;
+}
 
 /** A risk factor weight as the guidelines show it: 3 is 300%, 1.2 is 120%. */
 export function weightPercent(weight: number): string {
