@@ -33,6 +33,16 @@ const NewAssessmentPage = lazy(() =>
 const PatientPage = lazy(() =>
   import('./pages/patients/PatientPage.tsx').then((module) => ({ default: module.PatientPage })),
 );
+const ReviewWorklistPage = lazy(() =>
+  import('./pages/worklists/ReviewWorklistPage.tsx').then((module) => ({
+    default: module.ReviewWorklistPage,
+  })),
+);
+const FollowUpPage = lazy(() =>
+  import('./pages/worklists/FollowUpPage.tsx').then((module) => ({
+    default: module.FollowUpPage,
+  })),
+);
 const SavedAssessmentPage = lazy(() =>
   import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
     default: module.SavedAssessmentPage,
@@ -95,6 +105,22 @@ export function App() {
               element={
                 <RequirePermission action="patient.view">
                   <PatientPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path="worklists/review"
+              element={
+                <RequirePermission action="worklist.review">
+                  <ReviewWorklistPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path="worklists/follow-up"
+              element={
+                <RequirePermission action="worklist.followUp">
+                  <FollowUpPage />
                 </RequirePermission>
               }
             />

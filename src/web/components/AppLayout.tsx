@@ -1,10 +1,11 @@
 import { Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
-import { AppShell, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { can, type Action } from '../../shared/permissions.ts';
 import { productTexts } from '../../shared/texts.ts';
+import { useAwaitingReviewCount } from '../hooks/useAwaitingReviewCount.ts';
 import { useSession, useSignedInUser } from '../hooks/useSession.ts';
 import { roleLabels } from '../format.ts';
 import { errorMessage } from '../forms.ts';
@@ -21,11 +22,22 @@ interface NavigationItem {
 /** The views of the signed-in app; later screens add theirs here. */
 const navigationItems: NavigationItem[] = [
   { label: 'Dashboard', to: '/' },
+  { label: 'Awaiting Review', to: '/worklists/review', action: 'worklist.review' },
+  { label: 'Follow-up Due', to: '/worklists/follow-up', action: 'worklist.followUp' },
   { label: 'Users', to: '/admin/users', action: 'users.manage' },
   { label: 'Audit Trail', to: '/admin/audit', action: 'audit.read' },
 ];
 
-function NavigationLink({ item, onNavigate }: { item: NavigationItem; onNavigate: () => void }) {
+function NavigationLink({
+  item,
+  count,
+  onNavigate,
+}: {
+  item: NavigationItem;
+  /** Shown as a badge beside the label. */
+  count?: number | undefined;
+  onNavigate: () => void;
+}) {
   const active = useMatch({ path: item.to, end: item.to === '/' }) !== null;
   return (
     <NavLink
@@ -35,6 +47,14 @@ function NavigationLink({ item, onNavigate }: { item: NavigationItem; onNavigate
       label={item.label}
       active={active}
       onClick={onNavigate}
+      aria-label={count === undefined ? undefined : `${item.label}, ${count}`}
+      rightSection={
+        count === undefined ? undefined : (
+          <Badge size="sm" variant="filled" color={count > 0 ? 'red' : 'gray'} aria-hidden>
+            {count}
+          </Badge>
+        )
+      }
     />
   );
 }
@@ -92,6 +112,7 @@ export function AppLayout() {
   const visibleItems = navigationItems.filter(
     (item) => item.action === undefined || can(user.role, item.action),
   );
+  const awaitingReviewCount = useAwaitingReviewCount(can(user.role, 'worklist.review'));
 
   return (
     <AppShell
@@ -134,7 +155,12 @@ export function AppLayout() {
         <Stack gap="xs" justify="space-between" h="100%">
           <Box>
             {visibleItems.map((item) => (
-              <NavigationLink key={item.to} item={item} onNavigate={closeNavigation} />
+              <NavigationLink
+                key={item.to}
+                item={item}
+                count={item.to === '/worklists/review' ? awaitingReviewCount : undefined}
+                onNavigate={closeNavigation}
+              />
             ))}
           </Box>
           <Box hiddenFrom="sm" px="sm">

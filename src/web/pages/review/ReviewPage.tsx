@@ -25,6 +25,7 @@ import {
   type ReviewedCondition,
 } from '../../../shared/api/reviews.ts';
 import { getReview, getReviewedAssessment, lockReview, saveReview } from '../../api/reviews.ts';
+import { NextReviewButton } from '../../components/review/NextReviewButton.tsx';
 import { ApiError } from '../../api/client.ts';
 import { ConditionReviewCard } from '../../components/review/ConditionReviewCard.tsx';
 import { formatLocalDateTime } from '../../format.ts';
@@ -303,6 +304,7 @@ export function ReviewPage() {
       <Stack gap="lg">
         <ReviewHeader assessment={assessment} review={review} />
         {locked && <Alert color="grape" title={reviewTexts.finalized} />}
+        {locked && <NextReviewButton />}
         <PatientSummary assessment={assessment} />
 
         {results.length === 0 ? (
