@@ -6,7 +6,8 @@ import {
   type ConditionReview,
   type Review,
 } from '../../shared/api/reviews.ts';
-import { apiRequest } from './client.ts';
+import { apiRequest, apiUrl } from './client.ts';
+import { downloadAttachment } from './reports.ts';
 
 function reviewPath(assessmentId: string): string {
   return `/api/assessments/${encodeURIComponent(assessmentId)}/review`;
@@ -45,6 +46,27 @@ export function lockReview(assessmentId: string, reviews: ConditionReview[]): Pr
   });
 }
 
-export function getAgreementSummary(signal?: AbortSignal): Promise<AgreementSummary> {
-  return apiRequest('/api/reviews/agreement', { schema: agreementSummarySchema, signal });
+/** The Doctor Agreement's dates, whole days; an end left out is open. */
+export interface AgreementDates {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export function getAgreementSummary(
+  dates: AgreementDates = {},
+  signal?: AbortSignal,
+): Promise<AgreementSummary> {
+  return apiRequest('/api/reviews/agreement', {
+    query: { from: dates.from, to: dates.to },
+    schema: agreementSummarySchema,
+    signal,
+  });
+}
+
+/** Downloads the Doctor Agreement over the dates as CSV (audited by the server as an export). */
+export function downloadAgreementCsv(dates: AgreementDates = {}): Promise<void> {
+  return downloadAttachment(
+    apiUrl('/api/reviews/agreement.csv', { from: dates.from, to: dates.to }),
+    'doctor-agreement.csv',
+  );
 }

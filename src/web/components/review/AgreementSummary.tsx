@@ -1,102 +1,325 @@
-import { useEffect, useState } from 'react';
-import { Alert, Card, Group, Loader, Progress, Table, Text, Title } from '@mantine/core';
-import { CONDITION_DISPLAY_NAMES } from '../../../engine/index.ts';
-import type { AgreementSummary as Agreement } from '../../../shared/api/reviews.ts';
-import { getAgreementSummary } from '../../api/reviews.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  Accordion,
+  Alert,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
+import {
+  MATRIX_STATUSES,
+  type AgreementSummary as Agreement,
+} from '../../../shared/api/reviews.ts';
+import { downloadAgreementCsv, getAgreementSummary } from '../../api/reviews.ts';
 import { errorMessage } from '../../forms.ts';
 import { agreedWithShare } from '../../pages/review/reviewDisplay.ts';
+import {
+  activeFiltersText,
+  dateRangeError,
+  noDates,
+  type DateRange,
+} from '../../pages/dashboard/historyFilters.ts';
+import { kappaText, reviewDay } from './agreementDisplay.ts';
 
 type AgreementLoad =
   | { status: 'loading' }
   | { status: 'failed'; message: string }
   | { status: 'loaded'; summary: Agreement };
 
-function AgreementTable() {
+type ConditionAgreement = Agreement['conditions'][number];
+
+function asQuery(dates: DateRange) {
+  return {
+    from: dates.from === '' ? undefined : dates.from,
+    to: dates.to === '' ? undefined : dates.to,
+  };
+}
+
+/** The rules' status (rows) against the doctor's (columns), for one condition. */
+function AgreementMatrix({ row }: { row: ConditionAgreement }) {
+  const name = CONDITION_DISPLAY_NAMES[row.condition];
+  return (
+    <Table verticalSpacing={4} fz="sm" withTableBorder withColumnBorders>
+      <Table.Caption>
+        {name}: the rules&apos; status (rows) against the doctor&apos;s (columns), over the reviews
+        that give a doctor status
+      </Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Rules \ Doctor</Table.Th>
+          {MATRIX_STATUSES.map((status) => (
+            <Table.Th scope="col" key={status} ta="right">
+              {RISK_STATUS_LABELS[status]}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {MATRIX_STATUSES.map((rules, i) => (
+          <Table.Tr key={rules}>
+            <Table.Th scope="row" fw={400}>
+              {RISK_STATUS_LABELS[rules]}
+            </Table.Th>
+            {MATRIX_STATUSES.map((doctor, j) => (
+              <Table.Td key={doctor} ta="right" fw={i === j ? 700 : 400}>
+                {row.matrix[i]?.[j] ?? 0}
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function LatestComments({ row }: { row: ConditionAgreement }) {
+  if (row.latestComments.length === 0) {
+    return <Text size="sm">No disagreement comments.</Text>;
+  }
+  return (
+    <List size="sm" spacing={6}>
+      {row.latestComments.map((comment, index) => (
+        <List.Item key={`${comment.reviewedAt} ${index}`}>
+          <Text size="sm" span fw={500}>
+            {reviewDay(comment.reviewedAt)}
+          </Text>{' '}
+          <Text size="sm" span c="dimmed">
+            (rules {RISK_STATUS_LABELS[comment.ruleStatus]}
+            {comment.doctorStatus === null
+              ? ''
+              : `, doctor ${RISK_STATUS_LABELS[comment.doctorStatus]}`}
+            )
+          </Text>{' '}
+          <Text size="sm" span style={{ whiteSpace: 'pre-wrap' }}>
+            {comment.comments}
+          </Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+function AgreementFigures({ summary }: { summary: Agreement }) {
+  const reviewed = summary.conditions.filter((row) => row.reviewed > 0);
+  return (
+    <Stack gap="md">
+      <Table verticalSpacing={6} fz="sm" aria-labelledby="agreement-summary">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Condition</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Reviewed
+            </Table.Th>
+            <Table.Th scope="col">Agreed</Table.Th>
+            <Table.Th scope="col">Kappa</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {summary.conditions.map((row) => (
+            <Table.Tr key={row.condition}>
+              <Table.Th scope="row" fw={400}>
+                {CONDITION_DISPLAY_NAMES[row.condition]}
+              </Table.Th>
+              <Table.Td ta="right">{row.reviewed}</Table.Td>
+              <Table.Td>
+                <Group gap="sm" wrap="nowrap">
+                  <Text size="sm" miw="5rem">
+                    {agreedWithShare(row.agreed, row.share)}
+                  </Text>
+                  {/* The text says the same; the bar is only a visual aid, left out on a
+                      phone so that the table fits. */}
+                  <Progress
+                    value={(row.share ?? 0) * 100}
+                    color="teal.8"
+                    size="sm"
+                    w="6rem"
+                    visibleFrom="sm"
+                    aria-hidden
+                  />
+                </Group>
+              </Table.Td>
+              <Table.Td>{kappaText(row.kappa, row.matrix)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {reviewed.length > 0 && (
+        <Accordion variant="separated" multiple>
+          {reviewed.map((row) => (
+            <Accordion.Item key={row.condition} value={row.condition}>
+              <Accordion.Control>
+                {CONDITION_DISPLAY_NAMES[row.condition]}: matrix and latest comments
+              </Accordion.Control>
+              <Accordion.Panel>
+                <Stack gap="sm">
+                  <AgreementMatrix row={row} />
+                  <Title order={3} size="h5">
+                    Latest disagreement comments
+                  </Title>
+                  <LatestComments row={row} />
+                </Stack>
+              </Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+      )}
+    </Stack>
+  );
+}
+
+function AgreementDatesForm({
+  applied,
+  onApply,
+}: {
+  applied: DateRange;
+  onApply: (dates: DateRange) => void;
+}) {
+  const [dates, setDates] = useState<DateRange>(applied);
+  const [error, setError] = useState<string | null>(null);
+  const active = activeFiltersText(applied);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = dateRangeError(dates);
+    setError(problem);
+    if (problem === null) onApply(dates);
+  }
+
+  return (
+    <form onSubmit={submit} aria-label="Doctor Agreement dates" noValidate>
+      <Stack gap={6}>
+        <Group gap="sm" align="flex-end">
+          <TextInput
+            type="date"
+            label="Start Date"
+            value={dates.from}
+            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <TextInput
+            type="date"
+            label="End Date"
+            value={dates.to}
+            error={error}
+            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <Group gap="sm">
+            <Button type="submit" variant="light">
+              Apply Filter
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => {
+                setDates(noDates);
+                setError(null);
+                onApply(noDates);
+              }}
+            >
+              Clear Filter
+            </Button>
+          </Group>
+        </Group>
+        {active !== null && (
+          <Text size="sm" c="dimmed">
+            {active}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+function DownloadCsvButton({ dates }: { dates: DateRange }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Stack gap={4} align="flex-end">
+      <Button
+        variant="default"
+        loading={busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          downloadAgreementCsv(asQuery(dates)).then(
+            () => setBusy(false),
+            (failure: unknown) => {
+              setBusy(false);
+              setError(errorMessage(failure));
+            },
+          );
+        }}
+      >
+        Download CSV
+      </Button>
+      {error !== null && (
+        <Text size="sm" c="red.8" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * How the rules measure against the doctors, per condition, over finalized reviews: the share
+ * agreed, Cohen's kappa, the matrix of statuses and the latest disagreement comments, for the
+ * assessments of a date range; the dashboard shows it to doctors and admins.
+ */
+export function AgreementSummary() {
+  const [dates, setDates] = useState<DateRange>(noDates);
   const [load, setLoad] = useState<AgreementLoad>({ status: 'loading' });
 
   useEffect(() => {
     const controller = new AbortController();
-    getAgreementSummary(controller.signal).then(
+    setLoad({ status: 'loading' });
+    getAgreementSummary(asQuery(dates), controller.signal).then(
       (summary) => setLoad({ status: 'loaded', summary }),
       (error: unknown) => {
         if (!controller.signal.aborted) setLoad({ status: 'failed', message: errorMessage(error) });
       },
     );
     return () => controller.abort();
-  }, []);
+  }, [dates]);
 
-  switch (load.status) {
-    case 'loading':
-      return (
-        <Group gap="sm" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text size="sm">Loading agreement...</Text>
-        </Group>
-      );
-    case 'failed':
-      return (
-        <Alert color="red" title="The agreement summary could not be loaded">
-          {load.message}
-        </Alert>
-      );
-    case 'loaded':
-      return (
-        <Table verticalSpacing={6} fz="sm" aria-labelledby="agreement-summary">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Condition</Table.Th>
-              <Table.Th scope="col" ta="right">
-                Reviewed
-              </Table.Th>
-              <Table.Th scope="col">Agreed</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {load.summary.conditions.map((row) => (
-              <Table.Tr key={row.condition}>
-                <Table.Th scope="row" fw={400}>
-                  {CONDITION_DISPLAY_NAMES[row.condition]}
-                </Table.Th>
-                <Table.Td ta="right">{row.reviewed}</Table.Td>
-                <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    <Text size="sm" miw="5rem">
-                      {agreedWithShare(row.agreed, row.share)}
-                    </Text>
-                    {/* The text says the same; the bar is only a visual aid, left out on a
-                        phone so that the table fits. */}
-                    <Progress
-                      value={(row.share ?? 0) * 100}
-                      color="teal.8"
-                      size="sm"
-                      w="6rem"
-                      visibleFrom="sm"
-                      aria-hidden
-                    />
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      );
-  }
-}
-
-/**
- * How often doctors agreed with the rules, per condition, over finalized reviews; the dashboard
- * shows it to doctors and admins.
- */
-export function AgreementSummary() {
   return (
     <Card withBorder component="section" aria-labelledby="agreement-summary" padding="md">
-      <Title order={2} size="h3" id="agreement-summary">
-        Doctor Agreement
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        Finalized doctor reviews that agreed with the risk result, per condition.
-      </Text>
-      <AgreementTable />
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div>
+          <Title order={2} size="h3" id="agreement-summary">
+            Doctor Agreement
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            Finalized doctor reviews that agreed with the risk result, per condition, and
+            Cohen&apos;s kappa between the rules&apos; and the doctors&apos; statuses.
+          </Text>
+        </div>
+        <DownloadCsvButton dates={dates} />
+      </Group>
+      <Stack gap="md">
+        <AgreementDatesForm applied={dates} onApply={setDates} />
+        {load.status === 'loading' && (
+          <Group gap="sm" role="status">
+            <Loader size="sm" aria-hidden />
+            <Text size="sm">Loading agreement...</Text>
+          </Group>
+        )}
+        {load.status === 'failed' && (
+          <Alert color="red" title="The agreement summary could not be loaded">
+            {load.message}
+          </Alert>
+        )}
+        {load.status === 'loaded' && <AgreementFigures summary={load.summary} />}
+      </Stack>
     </Card>
   );
 }

@@ -1,0 +1,39 @@
+import { kappaMinimumPairs } from '../../../shared/kappa.ts';
+
+/** The reviews a matrix counts: those that give a doctor status. */
+export function matrixTotal(matrix: readonly (readonly number[])[]): number {
+  return matrix.reduce((sum, row) => sum + row.reduce((rowSum, cell) => rowSum + cell, 0), 0);
+}
+
+/** Landis and Koch's words for a kappa, as clinicians usually read one. */
+export function kappaStrength(kappa: number): string {
+  if (kappa < 0) return 'poor';
+  if (kappa <= 0.2) return 'slight';
+  if (kappa <= 0.4) return 'fair';
+  if (kappa <= 0.6) return 'moderate';
+  if (kappa <= 0.8) return 'substantial';
+  return 'almost perfect';
+}
+
+/**
+ * Kappa as the panel shows it: two decimals and its strength, 'Not enough reviews' below the
+ * minimum (with how many there are), and a note when every review is in one status.
+ */
+export function kappaText(kappa: number | null, matrix: readonly (readonly number[])[]): string {
+  const pairs = matrixTotal(matrix);
+  if (pairs < kappaMinimumPairs) return `Not enough reviews (${pairs} of ${kappaMinimumPairs})`;
+  if (kappa === null) return 'Not defined: one status only';
+  // −0.00 reads oddly; a kappa that rounds to zero is shown as 0.00.
+  const shown = Math.abs(kappa) < 0.005 ? 0 : kappa;
+  return `${shown.toFixed(2).replace('-', '−')} (${kappaStrength(kappa)})`;
+}
+
+/** The calendar day a review was finalized, in the clinic's zone when given (YYYY-MM-DD). */
+export function reviewDay(iso: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(iso));
+}
