@@ -86,6 +86,11 @@ export interface PatientRecordWordsTable {
    * and orders live records in the words' index without reading each record.
    */
   live_number_key: string | null;
+  /**
+   * All of the record's words, each after a space (' mrn 1234567 thandi dlamini'): a search
+   * checks its other words here, in the index entry of its rarest one.
+   */
+  record_words: string;
 }
 
 export interface AssessmentsTable {

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { ageOn } from '../../shared/api/patients.ts';
 import type { PatientRecordsTable, PatientRecordWordsTable } from '../db/schema.ts';
-import { searchWords } from '../db/repositories/patient-records.ts';
+import { recordWordsText, searchWords } from '../db/repositories/patient-records.ts';
 import type { PatientInput } from './assessment-records.ts';
 
 /**
@@ -378,6 +378,7 @@ export function seedPatients(
     record(patient, id, createdAt, createdBy) {
       const number = numbers[patient] ?? '';
       const name = names[patient] ?? null;
+      const words = [...new Set([...searchWords(number), ...searchWords(name ?? '')])];
       return {
         record: {
           id,
@@ -393,10 +394,11 @@ export function seedPatients(
           deleted_at: null,
           deleted_by: null,
         },
-        words: [...new Set([...searchWords(number), ...searchWords(name ?? '')])].map((word) => ({
+        words: words.map((word) => ({
           word,
           patient_record_id: id,
           live_number_key: number.toLowerCase(),
+          record_words: recordWordsText(words),
         })),
       };
     },

@@ -246,7 +246,7 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
   it("indexes every record's words, which the patient search finds", async () => {
     const words = await t.database.db
       .selectFrom('patient_record_words')
-      .select(['word', 'patient_record_id', 'live_number_key'])
+      .select(['word', 'patient_record_id', 'live_number_key', 'record_words'])
       .execute();
     const wordsOf = Map.groupBy(words, (row) => row.patient_record_id);
     const all = await records(t);
@@ -256,6 +256,9 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
       );
       for (const word of wordsOf.get(record.id) ?? []) {
         expect(word.live_number_key).toBe(record.number_key);
+        expect(new Set(word.record_words.split(' ').slice(1))).toEqual(
+          new Set([...searchWords(record.number), ...searchWords(record.name ?? '')]),
+        );
       }
     }
     const { cookie } = await signedInAs(t, 'nurse');

@@ -34,6 +34,11 @@ function afterPrefix(prefix: string): string {
  */
 const wordSampleSizes = [500, 10_000, 200_000];
 
+/** A record's words as each of its word rows holds them: each after a space. */
+export function recordWordsText(words: Iterable<string>): string {
+  return [...words].map((word) => ` ${word}`).join('');
+}
+
 /** The words of live records that start with `word`: a range of the words' search index. */
 function liveWordsStarting(db: Executor, word: string) {
   return db
@@ -92,6 +97,7 @@ export const patientRecordsRepository = {
     const words = new Set([...searchWords(number), ...searchWords(name ?? '')]);
     if (words.size === 0) return;
     const liveNumberKey = number.toLowerCase();
+    const recordWords = recordWordsText(words);
     await db
       .insertInto('patient_record_words')
       .values(
@@ -99,6 +105,7 @@ export const patientRecordsRepository = {
           word,
           patient_record_id: id,
           live_number_key: liveNumberKey,
+          record_words: recordWords,
         })),
       )
       .execute();
@@ -118,8 +125,8 @@ export const patientRecordsRepository = {
 
   /**
    * The words of a search, rarest first: how many live records have a word starting with each,
-   * counted up to the sample sizes in turn (`wordSampleSizes`). `search` reads the records of
-   * the first word and checks the others on each of them, so a word nearly every record has
+   * counted up to the sample sizes in turn (`wordSampleSizes`). `search` reads the entries of
+   * the first word and looks for the others in each of them, so a word nearly every record has
    * (the 'mrn' of 'MRN-10234') is never read whole.
    */
   async rarestFirst(db: Executor, words: readonly string[]): Promise<string[]> {
@@ -146,10 +153,10 @@ export const patientRecordsRepository = {
    * The live records each of whose search words starts one of the record's words, by number:
    * a page of `limit` after the cursor, and how many match in all.
    *
-   * Found in the words' indexes alone, whatever the number of matches: the records of the first
-   * word (give the rarest first, see `rarestFirst`) with their number keys from its range of the
-   * search index, each other word checked in the index by record; only the page's records are
-   * read. Without words, every live record.
+   * Found in one range of the words' search index, whatever the number of matches: the records
+   * of the first word (give the rarest first, see `rarestFirst`) with their number keys, each
+   * other word looked for in the record's words that every entry carries; only the page's
+   * records are read. Without words, every live record.
    */
   async search(
     db: Executor,
@@ -166,17 +173,9 @@ export const patientRecordsRepository = {
       ])
       // A record may have two words that start with the same search word.
       .distinct();
+    // Words hold letters and digits only: nothing in them is special to LIKE.
     for (const word of rest) {
-      matches = matches.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('patient_record_words as other')
-            .select(sql.lit(1).as('found'))
-            .whereRef('other.patient_record_id', '=', 'patient_record_words.patient_record_id')
-            .where('other.word', '>=', word)
-            .where('other.word', '<', afterPrefix(word)),
-        ),
-      );
+      matches = matches.where('patient_record_words.record_words', 'like', `% ${word}%`);
     }
     const matched = db.selectFrom(matches.as('matched'));
     let page: { id: string; number_key: string | null; total?: number }[];
