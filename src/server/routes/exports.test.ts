@@ -545,6 +545,46 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("shows the doctor review in the reports of those who may read it: each choice, the doctor's status, the rest Not reviewed", async () => {
+    const id = created.man45.id;
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assessments/${id}/review`,
+      headers: { cookie: doctor.cookie },
+      payload: {
+        reviews: [
+          { condition: 'DM2', agreed: true, comments: '' },
+          { condition: 'TB', agreed: false, comments: 'Exposure is old.', doctorStatus: 'FALSE' },
+        ],
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const reviewLines = [
+      'DOCTOR REVIEW',
+      'Type 2 Diabetes: Agree',
+      'HIV: Not reviewed',
+      'TB: Disagree; the doctor would give Low Risk',
+      '  Comments: Exposure is old.',
+      'Asthma: Not reviewed',
+      'Hypertension: Not reviewed',
+      'Hyperlipidaemia: Not reviewed',
+    ];
+    const single = (await ok(doctor, `/api/assessments/${id}/report.txt`)).body.split('\n');
+    for (const line of reviewLines) expect(single).toContain(line);
+    expect(single.filter((line) => line.startsWith('Doctor review: '))).toEqual([
+      expect.stringMatching(/^Doctor review: Saved, not finalized by Dee Doctor on 2026-11-2\d /),
+    ]);
+    const printable = (await ok(doctor, `/api/assessments/${id}/report`)).json<AssessmentReport>();
+    expect(printable.sections.map((section) => section.heading)).toContain('Doctor Review');
+    const bulk = (await ok(admin, '/api/exports/assessments.txt')).body.split('\n');
+    for (const line of reviewLines) expect(bulk).toContain(line);
+
+    // A nurse may not read doctor reviews, so the nurse's report leaves the review out.
+    const nurseReport = (await ok(nurse, `/api/assessments/${id}/report.txt`)).body;
+    expect(nurseReport).not.toContain('DOCTOR REVIEW');
+    expect(nurseReport).not.toContain('Exposure is old.');
+  });
+
   it('writes one audit row per export, naming the assessment or the file', async () => {
     const id = created.man30.id;
     const cases = [

@@ -34,6 +34,7 @@ import {
   reportInfoSection,
   signOffLine,
   type ReportClock,
+  type ReportReview,
 } from './reports.ts';
 import { formatBmi, formatScore } from '../../shared/display.ts';
 
@@ -217,11 +218,29 @@ function basicDataSection(record: ExportRecord, timeZone: string): ReportSection
   };
 }
 
+/** The record's doctor review as a report shows it (a bulk report is for those who may read it). */
+function reportReview(record: ExportRecord): ReportReview {
+  // Every save writes all rows at once, so any row names the reviewer and the time.
+  const first = record.reviews[0];
+  return {
+    locked: record.reviews.some((review) => bool(review.locked)),
+    reviewedBy: first?.reviewed_by ?? null,
+    reviewedAt: first?.created_at ?? null,
+    reviews: record.reviews.map((review) => ({
+      condition: review.condition,
+      decided: bool(review.decided),
+      agreed: bool(review.agreed),
+      comments: review.comments,
+      doctorStatus: review.doctor_status,
+    })),
+  };
+}
+
 function reportEntry(record: ExportRecord, number: number, clock: ReportClock): string {
   const label = `Assessment ${number}: ${record.assessment.assessment_code ?? record.assessment.id}`;
   let sections: ReportSection[];
   try {
-    sections = assessmentSections(presentRecord(record), clock);
+    sections = assessmentSections(presentRecord(record), clock, reportReview(record));
   } catch {
     // One unreadable record must not cost the clinic the whole report (spec section 8).
     return `${renderTitle(`${label} - ${detailedLoadFailed}`)}${renderSections([basicDataSection(record, clock.timeZone)])}`;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { score, type PatientData } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
-import { assessmentReport, renderReportText, type ReportClock } from './reports.ts';
+import {
+  assessmentReport,
+  renderReportText,
+  type ReportClock,
+  type ReportReview,
+} from './reports.ts';
 
 const clock: ReportClock = {
   generatedAt: new Date('2026-11-22T22:30:00.000Z'),
@@ -255,5 +260,87 @@ describe('the comprehensive report', () => {
         'Since the last assessment',
       );
     });
+  });
+});
+
+describe("the report's doctor review", () => {
+  const assessment = assessmentOf({
+    demographics: { age: 56, gender: 'Female', height: 165, weight: 82 },
+    riskFactors: { familyHistory: { DM2: true } },
+  });
+  const headings = (review?: ReportReview) =>
+    assessmentReport(assessment, clock, review).sections.map((s) => s.heading);
+
+  it('is left out for a reader who may not see reviews, and follows the results otherwise', () => {
+    expect(headings()).not.toContain('Doctor Review');
+    const withReview = headings({ locked: false, reviewedBy: null, reviewedAt: null, reviews: [] });
+    expect(withReview.slice(withReview.indexOf('Results'))).toEqual([
+      'Results',
+      'Doctor Review',
+      'Recommendations',
+      'Clinical Notes',
+      'Disclaimer',
+    ]);
+  });
+
+  it('says Not reviewed for every condition of a review nobody saved', () => {
+    expect(
+      assessmentReport(assessment, clock, {
+        locked: false,
+        reviewedBy: null,
+        reviewedAt: null,
+        reviews: [],
+      }).sections.find((s) => s.heading === 'Doctor Review')?.lines,
+    ).toEqual([
+      'Doctor review: Not reviewed',
+      'Type 2 Diabetes: Not reviewed',
+      'HIV: Not reviewed',
+      'TB: Not reviewed',
+      'Asthma: Not reviewed',
+      'Hypertension: Not reviewed',
+      'Hyperlipidaemia: Not reviewed',
+    ]);
+  });
+
+  it("gives each chosen condition the doctor's choice, status and comments, the others Not reviewed", () => {
+    const untouched = { decided: false, agreed: false, comments: '', doctorStatus: null };
+    const report = assessmentReport(assessment, clock, {
+      locked: true,
+      reviewedBy: 'Dee Doctor',
+      reviewedAt: '2026-11-22T10:15:00.000Z',
+      reviews: [
+        {
+          condition: 'DM2',
+          decided: true,
+          agreed: true,
+          comments: 'Request HbA1c.',
+          doctorStatus: null,
+        },
+        {
+          condition: 'HIV',
+          decided: true,
+          agreed: false,
+          comments: 'No exposure.\nRetest in a year.',
+          doctorStatus: 'FALSE',
+        },
+        { condition: 'TB', decided: true, agreed: false, comments: '', doctorStatus: null },
+        { condition: 'Asthma', ...untouched },
+        { condition: 'Hypertension', ...untouched },
+      ],
+    });
+    expect(report.sections.find((s) => s.heading === 'Doctor Review')?.lines).toEqual([
+      'Doctor review: Finalized by Dee Doctor on 2026-11-22 12:15',
+      'Type 2 Diabetes: Agree',
+      '  Comments: Request HbA1c.',
+      'HIV: Disagree; the doctor would give Low Risk',
+      '  Comments: No exposure. Retest in a year.',
+      'TB: Disagree',
+      'Asthma: Not reviewed',
+      'Hypertension: Not reviewed',
+      'Hyperlipidaemia: Not reviewed',
+    ]);
+    expect(renderReportText(report)).toContain(
+      'DOCTOR REVIEW\n-------------\nDoctor review: Finalized by Dee Doctor on 2026-11-22 12:15\n',
+    );
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AssessmentReport, ReportSection } from '../../shared/api/exports.ts';
+import type { ReviewedCondition } from '../../shared/api/reviews.ts';
 import {
   formatBmi,
   formatComorbidity,
@@ -21,7 +22,10 @@ import {
 } from '../../shared/display.ts';
 import { formatBmiChange, formatScoreChange, sinceLast } from '../../shared/since-last.ts';
 import { productTexts } from '../../shared/texts.ts';
+import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
+import { reviewsRepository } from '../db/repositories/reviews.ts';
+import { presentReview } from '../presenters/review.ts';
 import { localDate } from '../time.ts';
 import { getAssessment, type Requester } from './assessments.ts';
 import { recordAudit } from './audit.ts';
@@ -322,15 +326,63 @@ function notesSection(notes: string | null): ReportSection {
   };
 }
 
+/** What a report shows of an assessment's doctor review. */
+export interface ReportReview {
+  locked: boolean;
+  /** null before the first save. */
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+  /** The stored rows; a condition without one was not reviewed. */
+  reviews: readonly (Pick<ReviewedCondition, 'decided' | 'agreed' | 'comments' | 'doctorStatus'> & {
+    condition: string;
+  })[];
+}
+
+/** Per condition Agree or Disagree (with the status the doctor would give), or Not reviewed. */
+function doctorReviewSection(
+  assessment: Assessment,
+  review: ReportReview,
+  clock: ReportClock,
+): ReportSection {
+  const when =
+    review.reviewedAt === null ? '' : ` on ${formatDateTime(review.reviewedAt, clock.timeZone)}`;
+  const lines = [
+    review.reviewedBy === null
+      ? 'Doctor review: Not reviewed'
+      : `Doctor review: ${review.locked ? 'Finalized' : 'Saved, not finalized'} by ${review.reviewedBy}${when}`,
+  ];
+  for (const { condition } of assessment.results.conditions) {
+    const row = review.reviews.find((r) => r.condition === condition);
+    const name = CONDITION_DISPLAY_NAMES[condition];
+    if (row === undefined || !row.decided) {
+      lines.push(`${name}: Not reviewed`);
+      continue;
+    }
+    const status =
+      !row.agreed && row.doctorStatus !== null
+        ? `; the doctor would give ${RISK_STATUS_LABELS[row.doctorStatus]}`
+        : '';
+    lines.push(`${name}: ${row.agreed ? 'Agree' : 'Disagree'}${status}`);
+    const comments = row.comments.trim();
+    if (comments !== '') lines.push(`  Comments: ${comments.split(/\r\n|\r|\n/).join(' ')}`);
+  }
+  return { heading: 'Doctor Review', lines };
+}
+
 export const disclaimerSection: ReportSection = { heading: 'Disclaimer', lines: reportDisclaimer };
 
 /**
  * The sections of spec 9.5 for one assessment, without the disclaimer that ends every report.
  * An assessment that names a patient record adds the patient after the assessment's own details
  * and, when the patient was assessed before, what changed since after the results; an assessment
- * that names none has the spec's sections alone.
+ * that names none has the spec's sections alone. With a review (for a reader who may see doctor
+ * reviews), the doctor's judgement per condition follows the results.
  */
-export function assessmentSections(assessment: Assessment, clock: ReportClock): ReportSection[] {
+export function assessmentSections(
+  assessment: Assessment,
+  clock: ReportClock,
+  review?: ReportReview,
+): ReportSection[] {
   const ruleSet = ruleSetByVersion(assessment.results.ruleSetVersion);
   const { patient, previousAssessment } = assessment;
   return [
@@ -344,6 +396,7 @@ export function assessmentSections(assessment: Assessment, clock: ReportClock): 
     ...(previousAssessment === null
       ? []
       : [sinceLastSection(assessment, previousAssessment, clock)]),
+    ...(review === undefined ? [] : [doctorReviewSection(assessment, review, clock)]),
     recommendationsSection(assessment),
     notesSection(assessment.notes),
   ];
@@ -362,13 +415,17 @@ export function reportInfoSection(clock: ReportClock, extraLines: string[] = [])
   };
 }
 
-export function assessmentReport(assessment: Assessment, clock: ReportClock): AssessmentReport {
+export function assessmentReport(
+  assessment: Assessment,
+  clock: ReportClock,
+  review?: ReportReview,
+): AssessmentReport {
   const date = localDate(clock.generatedAt, clock.timeZone);
   return {
     title: 'Comprehensive Assessment Report',
     sections: [
       reportInfoSection(clock),
-      ...assessmentSections(assessment, clock),
+      ...assessmentSections(assessment, clock, review),
       disclaimerSection,
     ],
     fileName: `comprehensive-assessment-${assessment.code ?? assessment.id}-${date}.txt`,
@@ -392,13 +449,19 @@ export function renderReportText(report: Pick<AssessmentReport, 'title' | 'secti
   return `${renderTitle(report.title)}${renderSections(report.sections)}`.trimEnd() + '\n';
 }
 
-/** One assessment's report, for a user who may read it; the download is audited as an export. */
+/**
+ * One assessment's report, for a user who may read it; the download is audited as an export. The
+ * doctor review is in it for those who may read reviews.
+ */
 export async function loadAssessmentReport(
   context: AppContext,
   requester: Requester,
   id: string,
 ): Promise<AssessmentReport> {
   const assessment = await getAssessment(context, requester.user, id);
+  const review = can(requester.user.role, 'review.view')
+    ? presentReview(assessment.id, await reviewsRepository.list(context.database.db, assessment.id))
+    : undefined;
   const now = context.now();
   await recordAudit(context.database.db, {
     at: now,
@@ -407,5 +470,9 @@ export async function loadAssessmentReport(
     target: { type: 'assessment', id: assessment.id },
     address: requester.address,
   });
-  return assessmentReport(assessment, { generatedAt: now, timeZone: context.config.timeZone });
+  return assessmentReport(
+    assessment,
+    { generatedAt: now, timeZone: context.config.timeZone },
+    review,
+  );
 }

@@ -21,6 +21,13 @@ export type ConditionReview = Pick<
   'condition' | 'agreed' | 'comments' | 'reviewed_by' | 'locked'
 >;
 
+/**
+ * What a bulk export reads of a doctor review: also whether the doctor chose Agree or Disagree
+ * (decided), the status they would give, and when the review was saved.
+ */
+export type ExportReview = ConditionReview &
+  Pick<Selectable<DoctorReviewsTable>, 'decided' | 'doctor_status' | 'created_at'>;
+
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
   PatientRecordRow,
@@ -29,7 +36,7 @@ export type ExportPatientRecord = Pick<
 
 /** One assessment with every row hanging off it, as a bulk export reads it. */
 export interface ExportRecord extends StoredAssessment {
-  reviews: ConditionReview[];
+  reviews: ExportReview[];
   /** The patient record the assessment names, if any. */
   linkedPatient: ExportPatientRecord | undefined;
   /**
@@ -317,9 +324,12 @@ export const exportsRepository = {
               .selectFrom('doctor_reviews')
               .select([
                 'doctor_reviews.condition',
+                'doctor_reviews.decided',
                 'doctor_reviews.agreed',
+                'doctor_reviews.doctor_status',
                 'doctor_reviews.comments',
                 'doctor_reviews.reviewed_by',
+                'doctor_reviews.created_at',
                 'doctor_reviews.locked',
               ])
               .whereRef('doctor_reviews.assessment_id', '=', 'assessments.id'),
