@@ -273,6 +273,25 @@ test('the review actions stay in reach while the doctor scrolls the conditions',
   expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/review-sticky-scrolled.png' });
 
+  // Moving through the page by keyboard, what has the focus is never hidden under the bar.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('link', { name: 'Back to Results' }).focus();
+  const barRegion = page.getByRole('region', { name: 'Review actions' });
+  for (let step = 0; step < 40; step++) {
+    await page.keyboard.press('Tab');
+    const focused = page.locator(':focus');
+    if ((await barRegion.locator(':focus').count()) > 0) break;
+    const box = await focused.boundingBox();
+    const barBox = await barRegion.boundingBox();
+    if (box === null || barBox === null) throw new Error('Nothing is laid out with the focus');
+    expect(
+      box.y + box.height,
+      await focused.evaluate((e) => e.outerHTML.slice(0, 80)),
+    ).toBeLessThanOrEqual(barBox.y + 1);
+  }
+  // The keyboard reached the bar itself (its message's close button comes first).
+  await expect(barRegion.getByRole('button', { name: 'Dismiss message' })).toBeFocused();
+
   await page.setViewportSize({ width: 390, height: 844 });
   await tb.getByRole('heading', { name: 'TB' }).scrollIntoViewIfNeeded();
   await expect(save).toBeInViewport();
