@@ -47,39 +47,38 @@ function awaitingReview(engine: DatabaseEngine) {
 }
 
 export const worklistsRepository = {
-  /** Awaiting Review in its order (rank, sign-off time, id), read from its partial index. */
-  awaitingReview(
+  /**
+   * Awaiting Review in its order (rank, sign-off time, id), read from its partial index. SQLite
+   * is told the index: its planner preferred the history's index of signed-off assessments and
+   * sorted every one of them.
+   */
+  async awaitingReview(
     db: Executor,
     engine: DatabaseEngine,
     limit: number,
     after?: ReviewCursor,
   ): Promise<ReviewWorklistRow[]> {
-    let query = db
-      .selectFrom('assessments')
-      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
-      .where(awaitingReview(engine));
-    if (after !== undefined) {
-      const at =
-        engine === 'postgres' ? sql`${after.signedOffAt}::timestamptz` : sql`${after.signedOffAt}`;
-      query = query.where(
-        sql<boolean>`(assessments.risk_rank, assessments.signed_off_at, assessments.id) > (${after.rank}, ${at}, ${after.id})`,
-      );
-    }
-    return query
-      .select([
-        'assessments.id',
-        'assessments.assessment_code',
-        'assessments.risk_rank',
-        sql<string>`assessments.signed_off_at`.as('signed_off_at'),
-        'assessments.signed_off_by',
-        'patient_records.id as patient_id',
-        'patient_records.number as patient_number',
-      ])
-      .orderBy('assessments.risk_rank')
-      .orderBy('assessments.signed_off_at')
-      .orderBy('assessments.id')
-      .limit(limit)
-      .execute();
+    const indexed = engine === 'sqlite' ? sql`indexed by assessments_review_worklist_idx` : sql``;
+    const at =
+      after === undefined
+        ? undefined
+        : engine === 'postgres'
+          ? sql`${after.signedOffAt}::timestamptz`
+          : sql`${after.signedOffAt}`;
+    const from =
+      after === undefined || at === undefined
+        ? sql``
+        : sql`and (assessments.risk_rank, assessments.signed_off_at, assessments.id) > (${after.rank}, ${at}, ${after.id})`;
+    const { rows } = await sql<ReviewWorklistRow>`
+      select assessments.id, assessments.assessment_code, assessments.risk_rank,
+        assessments.signed_off_at, assessments.signed_off_by,
+        patient_records.id as patient_id, patient_records.number as patient_number
+      from assessments ${indexed}
+      left join patient_records on patient_records.id = assessments.patient_record_id
+      where ${awaitingReview(engine)} ${from}
+      order by assessments.risk_rank, assessments.signed_off_at, assessments.id
+      limit ${limit}`.execute(db);
+    return rows;
   },
 
   /**
