@@ -27,7 +27,7 @@ export async function keptCounts(
   return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
 }
 
-/** The same figures counted from every stored row. */
+/** The same figures counted from every stored row, with the all-time rows. */
 export async function fullCounts(
   handle: DatabaseHandle,
 ): Promise<{ population: string[]; agreement: string[] }> {
@@ -48,5 +48,21 @@ export async function fullCounts(
       coalesce(d.doctor_status, ''), case when d.agreed = ${yes} then 1 else 0 end`.execute(
     handle.db,
   );
-  return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
+  return {
+    population: normalised(withAllTime(population.rows)),
+    agreement: normalised(withAllTime(agreement.rows)),
+  };
+}
+
+/** The rows and, under local_date '*', each key's total over the days (migration kept-count-totals). */
+function withAllTime(rows: Row[]): Row[] {
+  const totals = new Map<string, Row>();
+  for (const row of rows) {
+    const key = { ...row, local_date: '*', n: 0 };
+    const id = JSON.stringify(key);
+    const total = totals.get(id) ?? key;
+    total.n = Number(total.n) + Number(row.n);
+    totals.set(id, total);
+  }
+  return [...rows, ...totals.values()];
 }

@@ -10,6 +10,7 @@ import { patientRecords } from './20261125T0100-patient-records.ts';
 import { reviewJudgement } from './20261125T0200-review-judgement.ts';
 import { worklists } from './20261125T0300-worklists.ts';
 import { keptCounts } from './20261125T0400-kept-counts.ts';
+import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -24,4 +25,5 @@ export const migrations: readonly TriageMigration[] = [
   reviewJudgement,
   worklists,
   keptCounts,
+  keptCountTotals,
 ];

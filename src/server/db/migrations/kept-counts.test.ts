@@ -8,6 +8,7 @@ import { undoThrough } from '../../testing/migrations.ts';
 import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { keptCounts as keptCountsMigration } from './20261125T0400-kept-counts.ts';
+import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 
 const day = 24 * 3_600_000;
 
@@ -26,7 +27,7 @@ const bodies: AssessmentBody[] = [
   { demographics: { age: 41, gender: 'Male', height: 170, weight: 90 } },
 ];
 
-describe.each(testDatabases())('the kept-counts migration on $engine', (testDatabase) => {
+describe.each(testDatabases())('the kept-counts migrations on $engine', (testDatabase) => {
   it('fills the kept counts from the stored assessments and finalized reviews', async () => {
     const t = await openTestApp(testDatabase, { TRIAGE_TIME_ZONE: 'Africa/Johannesburg' });
     try {
@@ -84,19 +85,30 @@ describe.each(testDatabases())('the kept-counts migration on $engine', (testData
         ).json<Population>();
       const before = [await population(''), await population('?from=2026-11-23')];
 
-      // The database as it was before the migration, with these rows in it.
+      // The database as it was before the all-time rows, then before the kept counts, with these
+      // rows in it.
+      await undoThrough(t.database, keptCountTotals.name);
+      expect(await migrateToLatest(t.database)).toContain(keptCountTotals.name);
+      expect(await keptCounts(t.database)).toEqual(await fullCounts(t.database));
+      expect([await population(''), await population('?from=2026-11-23')]).toEqual(before);
+
       await undoThrough(t.database, keptCountsMigration.name);
-      expect(await migrateToLatest(t.database)).toContain(keptCountsMigration.name);
+      expect(await migrateToLatest(t.database)).toEqual(
+        expect.arrayContaining([keptCountsMigration.name, keptCountTotals.name]),
+      );
 
       const kept = await keptCounts(t.database);
       expect(kept).toEqual(await fullCounts(t.database));
       expect(kept.agreement).toEqual([
+        'local_date=* condition=DM2 rule_status=TRUE doctor_status= agreed=1 n=1',
+        'local_date=* condition=HIV rule_status=FALSE doctor_status=FALSE agreed=0 n=1',
+        'local_date=* condition=TB rule_status=FALSE doctor_status= agreed=0 n=1',
         'local_date=2026-11-22 condition=DM2 rule_status=TRUE doctor_status= agreed=1 n=1',
         'local_date=2026-11-22 condition=HIV rule_status=FALSE doctor_status=FALSE agreed=0 n=1',
         'local_date=2026-11-22 condition=TB rule_status=FALSE doctor_status= agreed=0 n=1',
       ]);
       // Two days of live assessments, each condition on each day.
-      expect(kept.population.length).toBeGreaterThanOrEqual(12);
+      expect(kept.population.length).toBeGreaterThanOrEqual(18);
       expect([await population(''), await population('?from=2026-11-23')]).toEqual(before);
     } finally {
       await t.close();

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { AgreementCountsTable, PopulationCountsTable } from '../schema.ts';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { AgreementCountsTable, Database, PopulationCountsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 /*
@@ -34,6 +34,18 @@ export type AgreementCountSum = Omit<AgreementCountsTable, 'n' | 'local_date'> &
   n: number | string;
 };
 
+/** No dates: the all-time rows; otherwise the days of the range, never the all-time rows. */
+function dateCondition(
+  eb: ExpressionBuilder<Database, 'population_counts' | 'agreement_counts'>,
+  range: LocalDateRange,
+): Expression<SqlBool> {
+  if (range.from === undefined && range.to === undefined) {
+    return eb('local_date', '=', allTime);
+  }
+  const from = eb('local_date', '>=', range.from ?? earliestDate);
+  return range.to === undefined ? from : eb.and([from, eb('local_date', '<=', range.to)]);
+}
+
 export type PopulationCountKey = Omit<PopulationCountsTable, 'n'>;
 export type AgreementCountKey = Omit<AgreementCountsTable, 'n'>;
 
@@ -44,6 +56,15 @@ export interface Contributions {
 }
 
 const separator = '\u0001';
+
+/**
+ * The local_date of each key's all-time row (migration kept-count-totals): it sorts before every
+ * date, and no date range reaches it.
+ */
+export const allTime = '*';
+
+/** The first date a range can hold: above '*' and '' (assessments without a local date). */
+const earliestDate = '0';
 
 function populationKey(key: PopulationCountKey): string {
   return [key.local_date, key.condition, key.risk_status].join(separator);
@@ -60,14 +81,26 @@ export class KeptCountChanges {
   readonly population = new Map<string, PopulationCountsTable>();
   readonly agreement = new Map<string, AgreementCountsTable>();
 
+  /** Adds to the key's day and to its all-time row. */
   addPopulation(key: PopulationCountKey, delta: number): void {
+    this.addPopulationRow(key, delta);
+    this.addPopulationRow({ ...key, local_date: allTime }, delta);
+  }
+
+  /** Adds to the key's day and to its all-time row. */
+  addAgreement(key: AgreementCountKey, delta: number): void {
+    this.addAgreementRow(key, delta);
+    this.addAgreementRow({ ...key, local_date: allTime }, delta);
+  }
+
+  private addPopulationRow(key: PopulationCountKey, delta: number): void {
     const id = populationKey(key);
     const row = this.population.get(id);
     if (row === undefined) this.population.set(id, { ...key, n: delta });
     else row.n += delta;
   }
 
-  addAgreement(key: AgreementCountKey, delta: number): void {
+  private addAgreementRow(key: AgreementCountKey, delta: number): void {
     const id = agreementKey(key);
     const row = this.agreement.get(id);
     if (row === undefined) this.agreement.set(id, { ...key, n: delta });
@@ -147,8 +180,7 @@ export const keptCountsRepository = {
   ): Promise<{ condition: string; risk_status: string; n: number | string }[]> {
     return db
       .selectFrom('population_counts')
-      .$if(range.from !== undefined, (q) => q.where('local_date', '>=', range.from ?? ''))
-      .$if(range.to !== undefined, (q) => q.where('local_date', '<=', range.to ?? ''))
+      .where((eb) => dateCondition(eb, range))
       .select((eb) => ['condition', 'risk_status', eb.fn.sum<number | string>('n').as('n')])
       .groupBy(['condition', 'risk_status'])
       .execute();
@@ -158,8 +190,7 @@ export const keptCountsRepository = {
   agreementCounts(db: Executor, range: LocalDateRange): Promise<AgreementCountSum[]> {
     return db
       .selectFrom('agreement_counts')
-      .$if(range.from !== undefined, (q) => q.where('local_date', '>=', range.from ?? ''))
-      .$if(range.to !== undefined, (q) => q.where('local_date', '<=', range.to ?? ''))
+      .where((eb) => dateCondition(eb, range))
       .select((eb) => [
         'condition',
         'rule_status',
