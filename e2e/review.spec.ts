@@ -161,6 +161,7 @@ test('a doctor reviews, saves, reloads and finalizes a review', async ({ page })
   await expect(dialog).toContainText(
     'Are you sure you want to lock this doctor review? Once locked, it cannot be modified.',
   );
+  await expect(dialog).toContainText('Not reviewed: TB, Asthma, Hypertension, Hyperlipidaemia');
   expect(await axeViolations(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Lock Review' }).click();
   await expect(dialog).toBeHidden();

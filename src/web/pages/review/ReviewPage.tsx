@@ -379,6 +379,10 @@ export function ReviewPage() {
       <Modal opened={confirmOpened} onClose={confirm.close} title="Finalize Doctor Review" centered>
         <Stack gap="md">
           <Text>{reviewTexts.lockConfirm}</Text>
+          {notReviewed.length > 0 && (
+            // Locked, a condition left untouched stays not reviewed for good.
+            <Text fw={600}>{notReviewedLine(notReviewed)}</Text>
+          )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={confirm.close}>
               Cancel
