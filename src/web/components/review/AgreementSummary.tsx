@@ -20,6 +20,7 @@ import {
   type AgreementSummary as Agreement,
 } from '../../../shared/api/reviews.ts';
 import { downloadAgreementCsv, getAgreementSummary } from '../../api/reviews.ts';
+import { ScrollableTable } from '../ScrollableTable.tsx';
 import { errorMessage } from '../../forms.ts';
 import { agreedWithShare } from '../../pages/review/reviewDisplay.ts';
 import {
@@ -48,36 +49,38 @@ function asQuery(dates: DateRange) {
 function AgreementMatrix({ row }: { row: ConditionAgreement }) {
   const name = CONDITION_DISPLAY_NAMES[row.condition];
   return (
-    <Table verticalSpacing={4} fz="sm" withTableBorder withColumnBorders>
-      <Table.Caption>
-        {name}: the rules&apos; status (rows) against the doctor&apos;s (columns), over the reviews
-        that give a doctor status
-      </Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Rules \ Doctor</Table.Th>
-          {MATRIX_STATUSES.map((status) => (
-            <Table.Th scope="col" key={status} ta="right">
-              {RISK_STATUS_LABELS[status]}
-            </Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {MATRIX_STATUSES.map((rules, i) => (
-          <Table.Tr key={rules}>
-            <Table.Th scope="row" fw={400}>
-              {RISK_STATUS_LABELS[rules]}
-            </Table.Th>
-            {MATRIX_STATUSES.map((doctor, j) => (
-              <Table.Td key={doctor} ta="right" fw={i === j ? 700 : 400}>
-                {row.matrix[i]?.[j] ?? 0}
-              </Table.Td>
+    <ScrollableTable label={`${name} agreement matrix`} minWidth={480}>
+      <Table verticalSpacing={4} fz="sm" withTableBorder withColumnBorders>
+        <Table.Caption>
+          {name}: the rules&apos; status (rows) against the doctor&apos;s (columns), over the
+          reviews that give a doctor status
+        </Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Rules \ Doctor</Table.Th>
+            {MATRIX_STATUSES.map((status) => (
+              <Table.Th scope="col" key={status} ta="right">
+                {RISK_STATUS_LABELS[status]}
+              </Table.Th>
             ))}
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {MATRIX_STATUSES.map((rules, i) => (
+            <Table.Tr key={rules}>
+              <Table.Th scope="row" fw={400}>
+                {RISK_STATUS_LABELS[rules]}
+              </Table.Th>
+              {MATRIX_STATUSES.map((doctor, j) => (
+                <Table.Td key={doctor} ta="right" fw={i === j ? 700 : 400}>
+                  {row.matrix[i]?.[j] ?? 0}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollableTable>
   );
 }
 
@@ -120,7 +123,10 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
               Reviewed
             </Table.Th>
             <Table.Th scope="col">Agreed</Table.Th>
-            <Table.Th scope="col">Kappa</Table.Th>
+            {/* On a phone the column would not fit; each condition's panel below says it. */}
+            <Table.Th scope="col" visibleFrom="sm">
+              Kappa
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -147,7 +153,7 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
                   />
                 </Group>
               </Table.Td>
-              <Table.Td>{kappaText(row.kappa, row.matrix)}</Table.Td>
+              <Table.Td visibleFrom="sm">{kappaText(row.kappa, row.matrix)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -161,6 +167,7 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
               </Accordion.Control>
               <Accordion.Panel>
                 <Stack gap="sm">
+                  <Text size="sm">Kappa: {kappaText(row.kappa, row.matrix)}</Text>
                   <AgreementMatrix row={row} />
                   <Title order={3} size="h5">
                     Latest disagreement comments
