@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { openTestApp } from '../testing/app.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { fullCounts, keptCounts } from '../testing/kept-counts.ts';
+import { signedInAs } from '../testing/users.ts';
+import { seedAssessments } from './seed.ts';
+
+describe.each(testDatabases())('the seed on $engine', (testDatabase) => {
+  it('fills the kept counts as the services would, batch by batch', async () => {
+    const t = await openTestApp(testDatabase);
+    try {
+      const { userId } = await signedInAs(t, 'doctor', 'seeder', 'Seeder');
+      const user = { id: userId, displayName: 'Seeder' };
+      await seedAssessments(t.context, { assessments: 500, seed: 7, batchSize: 120, user });
+      // A second seed adds to what is there.
+      await seedAssessments(t.context, { assessments: 200, seed: 8, batchSize: 200, user });
+      const kept = await keptCounts(t.database);
+      expect(kept).toEqual(await fullCounts(t.database));
+      expect(kept.agreement.length).toBeGreaterThan(6);
+    } finally {
+      await t.close();
+    }
+  });
+});
