@@ -150,4 +150,65 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
     expect(kept.population.length).toBeGreaterThan(10);
     expect(kept.agreement.length).toBeGreaterThan(3);
   });
+  it('stay equal to a full count when deletes race review locks and updates of the same assessments', async () => {
+    const random = seededRandom(7);
+    const send = (
+      method: 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      version?: number,
+      payload?: object,
+    ) =>
+      t.app.inject({
+        method,
+        url,
+        headers: {
+          cookie: admin.cookie,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
+        ...(payload === undefined ? {} : { payload }),
+      });
+    // How often the delete, the lock and the update took effect.
+    const won = [0, 0, 0];
+    for (let i = 0; i < 12; i++) {
+      const created = await send('POST', '/api/assessments', undefined, randomBody(random));
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json<Assessment>().id;
+      const lock = {
+        reviews: [
+          { condition: 'DM2', agreed: true, comments: '' },
+          { condition: 'TB', agreed: false, comments: 'No', doctorStatus: 'MAYBE' },
+        ],
+      };
+      // All at version 1, in an order drawn each time: one of the update and the delete wins,
+      // the lock goes before or after.
+      const changes = [
+        () => send('DELETE', `/api/assessments/${id}`, 1),
+        () => send('POST', `/api/assessments/${id}/review/lock`, undefined, lock),
+        () => send('PUT', `/api/assessments/${id}`, 1, randomBody(random)),
+      ];
+      const order = [0, 1, 2].sort(() => random() - 0.5);
+      // The first drawn starts a millisecond or two ahead (a request without a body would
+      // otherwise always reach its handler first); on PostgreSQL their transactions overlap.
+      const answers = await Promise.all(
+        order.map(async (index, position) => {
+          if (position > 0) await new Promise((resolve) => setTimeout(resolve, position));
+          return changes[index]?.();
+        }),
+      );
+      answers.forEach((answer, position) => {
+        expect([200, 204, 404, 412]).toContain(answer?.statusCode);
+        const index = order[position] ?? 0;
+        if ((answer?.statusCode ?? 500) < 300) won[index] = (won[index] ?? 0) + 1;
+      });
+      if (i % 2 === 1) {
+        const restored = await send('POST', `/api/assessments/${id}/restore`);
+        expect([200, 409]).toContain(restored.statusCode);
+      }
+    }
+    expect(
+      won.every((count) => count > 0),
+      String(won),
+    ).toBe(true);
+    expect(await keptCounts(t.database)).toEqual(await fullCounts(t.database));
+  });
 });
