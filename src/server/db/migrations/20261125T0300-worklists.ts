@@ -199,17 +199,29 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
         current_id text;
         current_level integer;
         current_at timestamptz;
+        latest record;
       begin
         if p is null then return; end if;
         -- Every change of this patient's follow-up waits here for the others to commit; the
         -- statements below then read what they committed.
         select deleted_at is null into record_live from patient_records
         where id = p for no key update;
+        -- The patient's assessments newest first, in the order of their index, to the first
+        -- live one: with 'deleted_at is null' in the query, a planner without statistics (a
+        -- database being filled) read the index of every live assessment on each call.
         if record_live then
-          select id, created_at, risk_rank into latest_id, latest_at, latest_rank
-          from assessments
-          where patient_record_id = p and deleted_at is null
-          order by created_at desc, id desc limit 1;
+          for latest in
+            select id, created_at, risk_rank, deleted_at from assessments
+            where patient_record_id = p
+            order by created_at desc, id desc
+          loop
+            if latest.deleted_at is null then
+              latest_id := latest.id;
+              latest_at := latest.created_at;
+              latest_rank := latest.risk_rank;
+              exit;
+            end if;
+          end loop;
         end if;
         select assessment_id, level, assessed_at into current_id, current_level, current_at
         from patient_follow_ups where patient_record_id = p;
