@@ -1,0 +1,183 @@
+/**
+ * Worklists: GET /api/worklists/review and GET /api/worklists/follow-up (the first page, and the
+ * fifth through the cursor) over a database of N seeded assessments spread over 3 patient
+ * records in 10; p50/p95 latency, with the load average beside the figures.
+ *
+ * Baseline: GET /api/session on the same server and connection, the cheapest signed-in request
+ * (the session lookup every worklist request also makes).
+ *
+ *   node bench/worklists.ts [--engine sqlite|postgres|both] [--assessments 100000] [--keep]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  benchDir,
+  createBenchUser,
+  forEachEngine,
+  parseBenchOptions,
+  percentile,
+  postgresAdminUrl,
+  printTable,
+  runTriage,
+  signIn,
+  startServer,
+  type Engine,
+  type Fixture,
+} from './harness.ts';
+import pg from 'pg';
+
+const requestsPerQuery = 60;
+const warmUpRequests = 3;
+const budgetMs = 180_000;
+const minimumRounds = 5;
+
+async function timedGet(url: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie } });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return performance.now() - started;
+}
+
+async function json<T>(url: string, cookie: string): Promise<T> {
+  const response = await fetch(url, { headers: { cookie } });
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of `assessments` seeded over 3 patient records in 10, kept under its own name
+ * (the other benchmarks' databases name no patients), seeded once when `--keep` keeps it.
+ */
+async function seededWithPatients(engine: Engine, assessments: number): Promise<Fixture> {
+  const patients = Math.max(1, Math.round(assessments * 0.3));
+  const seedArgs = ['seed', '--assessments', String(assessments), '--patients', String(patients)];
+  const started = performance.now();
+  const report = () =>
+    console.log(
+      `Seeded ${assessments.toLocaleString('en')} assessments over ${patients.toLocaleString('en')} patients on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  if (engine === 'sqlite') {
+    const dataDir = path.join(benchDir, `sqlite-worklists-${assessments}`);
+    const done = path.join(dataDir, 'seeded');
+    if (!fs.existsSync(done)) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await runTriage({ DATA_DIR: dataDir }, seedArgs);
+      fs.writeFileSync(done, '');
+      report();
+    }
+    return {
+      engine,
+      env: { DATA_DIR: dataDir },
+      sqliteFile: path.join(dataDir, 'triage.sqlite'),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `triage_bench_worklists_${assessments}`;
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+  await client.end();
+  if (exists.rowCount !== 1) {
+    const loading = `${name}_loading`;
+    await adminQuery(`drop database if exists ${loading} with (force)`);
+    await adminQuery(`create database ${loading}`);
+    const loadingUrl = new URL(postgresAdminUrl);
+    loadingUrl.pathname = `/${loading}`;
+    await runTriage({ DATABASE_URL: loadingUrl.toString() }, seedArgs);
+    await adminQuery(`alter database ${loading} rename to ${name}`);
+    report();
+  }
+  return {
+    engine,
+    env: { DATABASE_URL: databaseUrl },
+    databaseUrl,
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+const options = parseBenchOptions();
+
+await forEachEngine(options, async (engine, fixtures) => {
+  const fixture = await seededWithPatients(engine, options.assessments);
+  fixtures.push(fixture);
+  const server = await startServer(fixture);
+  try {
+    const cookie = await signIn(server, await createBenchUser(fixture));
+    /** The cursor of the fifth page of 20. */
+    const fifthPage = async (list: string) => {
+      let cursor: string | null = null;
+      for (let page = 1; page < 5; page++) {
+        const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+        const answer: { nextCursor: string | null; total: number } = await json(
+          `${server.url}/api/worklists/${list}?limit=20${query}`,
+          cookie,
+        );
+        cursor = answer.nextCursor;
+        if (page === 1) console.log(`${list}: ${answer.total.toLocaleString('en')} listed`);
+      }
+      return cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    };
+    const queries: [string, string][] = [
+      ['session (baseline)', '/api/session'],
+      ['Awaiting Review, first 20', '/api/worklists/review?limit=20'],
+      ['Awaiting Review, fifth page', `/api/worklists/review?limit=20${await fifthPage('review')}`],
+      ['Follow-up Due, first 20', '/api/worklists/follow-up?limit=20'],
+      [
+        'Follow-up Due, fifth page',
+        `/api/worklists/follow-up?limit=20${await fifthPage('follow-up')}`,
+      ],
+      ['navigation badge (limit=1)', '/api/worklists/review?limit=1'],
+    ];
+    const samples = queries.map((): number[] => []);
+    const loadBefore = os.loadavg()[0] ?? 0;
+    // Round-robin, so that load from other processes falls on every query alike.
+    const started = performance.now();
+    for (let round = 0; round < warmUpRequests + requestsPerQuery; round++) {
+      const timed = round - warmUpRequests;
+      if (timed >= minimumRounds && performance.now() - started > budgetMs) break;
+      for (const [index, [, path]] of queries.entries()) {
+        const ms = await timedGet(`${server.url}${path}`, cookie);
+        if (round >= warmUpRequests) samples[index]?.push(ms);
+      }
+    }
+    const loadAfter = os.loadavg()[0] ?? 0;
+    const baseline = samples[0] ?? [];
+    printTable(
+      `Worklists on ${engine}: ${options.assessments.toLocaleString('en')} assessments, ${samples[0]?.length ?? 0} requests each, p50 / p95 (1-minute load ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after)`,
+      queries.slice(1).flatMap(([label], index) => {
+        const ms = samples[index + 1] ?? [];
+        return [
+          {
+            measure: `${label} p50`,
+            figure: percentile(ms, 0.5),
+            baseline: percentile(baseline, 0.5),
+            unit: 'ms',
+          },
+          {
+            measure: `${label} p95`,
+            figure: percentile(ms, 0.95),
+            baseline: percentile(baseline, 0.95),
+            unit: 'ms',
+          },
+        ];
+      }),
+    );
+  } finally {
+    await server.stop();
+  }
+});
