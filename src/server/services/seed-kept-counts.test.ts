@@ -21,4 +21,17 @@ describe.each(testDatabases())('the seed on $engine', (testDatabase) => {
       await t.close();
     }
   });
+
+  it('keeps counts for a batch that touches more keys than SQLite takes parameters', async () => {
+    const t = await openTestApp(testDatabase);
+    try {
+      const { userId } = await signedInAs(t, 'doctor', 'seeder', 'Seeder');
+      const user = { id: userId, displayName: 'Seeder' };
+      // Over two years, 2,000 assessments in one transaction touch about 20,000 count keys.
+      await seedAssessments(t.context, { assessments: 2000, seed: 9, batchSize: 2000, user });
+      expect(await keptCounts(t.database)).toEqual(await fullCounts(t.database));
+    } finally {
+      await t.close();
+    }
+  });
 });

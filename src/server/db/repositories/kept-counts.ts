@@ -141,17 +141,22 @@ export function agreementCountKey(
   };
 }
 
+/** Six columns a row at most: 1,000 rows stay well inside SQLite's 32,766 parameters. */
+const rowsPerStatement = 1_000;
+
 export const keptCountsRepository = {
   /**
    * Applies a transaction's changes as its last write to them: one statement per table, the keys
    * sorted, population before agreement (see above).
    */
   async apply(db: Executor, changes: KeptCountChanges): Promise<void> {
+    // In key order, a statement at most `rowsPerStatement` rows: a seed's batch touches thousands
+    // of keys, more than SQLite takes parameters in one statement.
     const population = sortedChanges(changes.population);
-    if (population.length > 0) {
+    for (let start = 0; start < population.length; start += rowsPerStatement) {
       await db
         .insertInto('population_counts')
-        .values(population)
+        .values(population.slice(start, start + rowsPerStatement))
         .onConflict((conflict) =>
           conflict
             .columns(['local_date', 'condition', 'risk_status'])
@@ -160,10 +165,10 @@ export const keptCountsRepository = {
         .execute();
     }
     const agreement = sortedChanges(changes.agreement);
-    if (agreement.length > 0) {
+    for (let start = 0; start < agreement.length; start += rowsPerStatement) {
       await db
         .insertInto('agreement_counts')
-        .values(agreement)
+        .values(agreement.slice(start, start + rowsPerStatement))
         .onConflict((conflict) =>
           conflict
             .columns(['local_date', 'condition', 'rule_status', 'doctor_status', 'agreed'])
