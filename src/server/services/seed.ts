@@ -262,10 +262,13 @@ async function withSeedingCache(context: AppContext, run: () => Promise<void>): 
  */
 export async function seedAssessments(context: AppContext, options: SeedOptions): Promise<void> {
   await withSeedingCache(context, () => writeAssessments(context, options));
-  // PostgreSQL's planner otherwise keeps the statistics of the empty tables until autovacuum
-  // comes round: at 100,000 seeded records the history's count took 3.1 s instead of 0.28 s.
+  // What autovacuum would do in time, done now. Its statistics: PostgreSQL's planner otherwise
+  // keeps those of the empty tables (at 100,000 seeded records the history's count took 3.1 s
+  // instead of 0.28 s). Its visibility map: until a page is marked all-visible, an index-only
+  // scan reads the table too (a surname's patient search at 300,000 patients read 3,402 table
+  // pages, 97 ms, instead of 72 index pages).
   if (context.database.engine === 'postgres') {
-    await sql.raw(`analyze ${tablesInOrder.join(', ')}`).execute(context.database.db);
+    await sql.raw(`vacuum analyze ${tablesInOrder.join(', ')}`).execute(context.database.db);
   }
 }
 
