@@ -29,10 +29,11 @@ function afterPrefix(prefix: string): string {
 
 /**
  * How many index entries a search reads of each of its words, in turn, to tell the rarest: the
- * words still level at one sample size are read again at the next. Most searches are settled
- * by the first; a word that every record has (the 'mrn' of 'MRN-1') by the last.
+ * words still level at one sample size are read again at the next. A surname or a first name
+ * is settled by the first (a few thousand records each at 300,000 patients); two words that
+ * many records have (the 'mrn' and '1' of 'MRN-1') by the last.
  */
-const wordSampleSizes = [500, 10_000, 200_000];
+const wordSampleSizes = [5_000, 200_000];
 
 /** A record's words as each of its word rows holds them: each after a space. */
 export function recordWordsText(words: Iterable<string>): string {
@@ -166,13 +167,48 @@ export const patientRecordsRepository = {
   ): Promise<{ rows: PatientRecordRow[]; total: number }> {
     const [first, ...rest] = words;
     if (first === undefined) return this.everyLive(db, limit, after);
-    let matches = liveWordsStarting(db, first)
-      .select([
-        'patient_record_words.patient_record_id as id',
-        'patient_record_words.live_number_key as number_key',
+    // The words of live records that the first search word starts. When that is one word (a
+    // surname typed whole, say), its entries are one a record and already in the order of the
+    // records' numbers: the page is the first of them, and counting reads nothing else.
+    const bounds = await db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom(
+            liveWordsStarting(db, first)
+              .select('patient_record_words.word')
+              .orderBy('patient_record_words.word')
+              .limit(1)
+              .as('first_word'),
+          )
+          .select('first_word.word')
+          .as('lowest'),
+        eb
+          .selectFrom(
+            liveWordsStarting(db, first)
+              .select('patient_record_words.word')
+              .orderBy('patient_record_words.word', 'desc')
+              .limit(1)
+              .as('last_word'),
+          )
+          .select('last_word.word')
+          .as('highest'),
       ])
-      // A record may have two words that start with the same search word.
-      .distinct();
+      .executeTakeFirstOrThrow();
+    if (bounds.lowest === null) return { rows: [], total: 0 };
+    const oneWord = bounds.lowest === bounds.highest;
+    let matches = (
+      oneWord
+        ? db
+            .selectFrom('patient_record_words')
+            .where('patient_record_words.word', '=', bounds.lowest)
+            .where('patient_record_words.live_number_key', 'is not', null)
+        : liveWordsStarting(db, first)
+    ).select([
+      'patient_record_words.patient_record_id as id',
+      'patient_record_words.live_number_key as number_key',
+    ]);
+    // A record may have two words that start with the same search word.
+    if (!oneWord) matches = matches.distinct();
     // Words hold letters and digits only: nothing in them is special to LIKE.
     for (const word of rest) {
       matches = matches.where('patient_record_words.record_words', 'like', `% ${word}%`);
@@ -180,7 +216,7 @@ export const patientRecordsRepository = {
     const matched = db.selectFrom(matches.as('matched'));
     let page: { id: string; number_key: string | null; total?: number }[];
     let total: number;
-    if (after === undefined) {
+    if (after === undefined && !oneWord) {
       // The first page and the count in one reading of the matches.
       page = await matched
         .select(['matched.id', 'matched.number_key'])
@@ -192,17 +228,19 @@ export const patientRecordsRepository = {
       total = Number(page[0]?.total ?? 0);
     } else {
       const [rows, count] = await Promise.all([
-        matched
-          .select(['matched.id', 'matched.number_key'])
-          .where((eb) =>
-            eb.or([
-              eb('matched.number_key', '>', after.numberKey),
-              eb.and([
-                eb('matched.number_key', '=', after.numberKey),
-                eb('matched.id', '>', after.id),
+        (after === undefined
+          ? matched
+          : matched.where((eb) =>
+              eb.or([
+                eb('matched.number_key', '>', after.numberKey),
+                eb.and([
+                  eb('matched.number_key', '=', after.numberKey),
+                  eb('matched.id', '>', after.id),
+                ]),
               ]),
-            ]),
-          )
+            )
+        )
+          .select(['matched.id', 'matched.number_key'])
           .orderBy('matched.number_key')
           .orderBy('matched.id')
           .limit(limit)
