@@ -226,16 +226,6 @@ const tablesInOrder = [
 ] as const;
 
 /**
- * Records per transaction on PostgreSQL. The triggers keep a few rows up to date with every
- * assessment (the live total, the worklists' lengths, each patient's follow-up), and PostgreSQL
- * finds the current version of a row updated again and again in one transaction by walking all
- * its earlier versions: a transaction's cost grows with the square of its records. Seeding
- * 6,000 assessments over 1,800 patients took 41 s at 2,000 a transaction, 10.5 s at 250 and
- * 6.4 s at 100; 50,000 over 15,000 took 126 s at 250 and 86 s at 100.
- */
-const postgresBatchSize = 100;
-
-/**
  * SQLite's page cache while seeding, in KiB. With the default 2 MB, every insert into the
  * random-keyed indexes read pages back from the operating system: half the seeding time was
  * spent in the kernel.
@@ -274,8 +264,7 @@ export async function seedAssessments(context: AppContext, options: SeedOptions)
 
 async function writeAssessments(context: AppContext, options: SeedOptions): Promise<void> {
   const random = seededRandom(options.seed);
-  const batchSize =
-    options.batchSize ?? (context.database.engine === 'postgres' ? postgresBatchSize : 2000);
+  const batchSize = options.batchSize ?? 2000;
   const end = context.now().getTime();
   const span = 2 * 365 * 24 * 3_600_000;
   const start = end - span;
