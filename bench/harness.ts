@@ -28,6 +28,8 @@ export const postgresAdminUrl =
 export interface BenchOptions {
   engines: Engine[];
   assessments: number;
+  /** Patient records the patients benchmark seeds the assessments over (3 in 10 by default). */
+  patients: number;
   /** Leave seeded databases for the next benchmark (npm run bench drops them at the end). */
   keep: boolean;
   /** Length of each timed load run. */
@@ -40,6 +42,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
     options: {
       engine: { type: 'string', default: 'both' },
       assessments: { type: 'string', default: String(defaults.assessments ?? 100_000) },
+      patients: { type: 'string' },
       keep: { type: 'boolean', default: false },
       seconds: { type: 'string', default: '10' },
       clients: { type: 'string', default: '16' },
@@ -57,9 +60,16 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
     }
     return value;
   };
+  const assessments = whole('assessments', values.assessments, 1);
+  const patients =
+    values.patients === undefined
+      ? Math.max(1, Math.round(assessments * 0.3))
+      : whole('patients', values.patients, 1);
+  if (patients > assessments) throw new Error('--patients must be at most --assessments');
   return {
     engines,
-    assessments: whole('assessments', values.assessments, 1),
+    assessments,
+    patients,
     keep: values.keep,
     seconds: whole('seconds', values.seconds, 1),
     clients: whole('clients', values.clients, 1),
@@ -125,38 +135,56 @@ export async function runTriage(
   return output;
 }
 
-function seededSqliteDir(assessments: number): string {
-  return path.join(benchDir, `sqlite-${assessments}`);
+function seededSqliteDir(assessments: number, patients?: number): string {
+  return path.join(
+    benchDir,
+    `sqlite-${assessments}${patients === undefined ? '' : `-patients-${patients}`}`,
+  );
 }
 
-function seededPostgresName(assessments: number): string {
-  return `triage_bench_${assessments}`;
+function seededPostgresName(assessments: number, patients?: number): string {
+  return `triage_bench_${assessments}${patients === undefined ? '' : `_patients_${patients}`}`;
 }
 
 /** Drops a kept seeded database, without seeding one that is not there. */
-export async function dropSeeded(engine: Engine, assessments: number): Promise<void> {
+export async function dropSeeded(
+  engine: Engine,
+  assessments: number,
+  patients?: number,
+): Promise<void> {
   if (engine === 'sqlite')
-    fs.rmSync(seededSqliteDir(assessments), { recursive: true, force: true });
-  else await dropPostgresDatabase(seededPostgresName(assessments));
+    fs.rmSync(seededSqliteDir(assessments, patients), { recursive: true, force: true });
+  else await dropPostgresDatabase(seededPostgresName(assessments, patients));
 }
 
 /**
- * A database holding `assessments` seeded records, made with `triage seed` and reused when a kept
- * one exists. A seed that did not finish is never reused: SQLite's is marked done by a file,
- * PostgreSQL's is renamed to its final name only when done.
+ * A database holding `assessments` seeded records (over `patients` patient records when given),
+ * made with `triage seed` and reused when a kept one exists. A seed that did not finish is never
+ * reused: SQLite's is marked done by a file, PostgreSQL's is renamed to its final name only when
+ * done.
  */
-export async function seededFixture(engine: Engine, assessments: number): Promise<Fixture> {
+export async function seededFixture(
+  engine: Engine,
+  assessments: number,
+  patients?: number,
+): Promise<Fixture> {
   const started = performance.now();
+  const seedArgs = [
+    'seed',
+    '--assessments',
+    String(assessments),
+    ...(patients === undefined ? [] : ['--patients', String(patients)]),
+  ];
   const report = () =>
     console.log(
-      `Seeded ${assessments.toLocaleString('en')} assessments on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      `Seeded ${assessments.toLocaleString('en')} assessments${patients === undefined ? '' : ` over ${patients.toLocaleString('en')} patients`} on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
   if (engine === 'sqlite') {
-    const dataDir = seededSqliteDir(assessments);
+    const dataDir = seededSqliteDir(assessments, patients);
     const done = path.join(dataDir, 'seeded');
     if (!fs.existsSync(done)) {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      await runTriage({ DATA_DIR: dataDir }, ['seed', '--assessments', String(assessments)]);
+      await runTriage({ DATA_DIR: dataDir }, seedArgs);
       fs.writeFileSync(done, '');
       report();
     }
@@ -164,19 +192,15 @@ export async function seededFixture(engine: Engine, assessments: number): Promis
       engine,
       env: { DATA_DIR: dataDir },
       sqliteFile: path.join(dataDir, 'triage.sqlite'),
-      drop: () => dropSeeded(engine, assessments),
+      drop: () => dropSeeded(engine, assessments, patients),
     };
   }
-  const name = seededPostgresName(assessments);
+  const name = seededPostgresName(assessments, patients);
   if (!(await postgresDatabaseExists(name))) {
     const loading = `${name}_loading`;
     await dropPostgresDatabase(loading);
     await withAdminClient((client) => client.query(`create database ${loading}`));
-    await runTriage({ DATABASE_URL: databaseUrlFor(loading) }, [
-      'seed',
-      '--assessments',
-      String(assessments),
-    ]);
+    await runTriage({ DATABASE_URL: databaseUrlFor(loading) }, seedArgs);
     await withAdminClient((client) => client.query(`alter database ${loading} rename to ${name}`));
     report();
   }
@@ -185,7 +209,7 @@ export async function seededFixture(engine: Engine, assessments: number): Promis
     engine,
     env: { DATABASE_URL: databaseUrl },
     databaseUrl,
-    drop: () => dropSeeded(engine, assessments),
+    drop: () => dropSeeded(engine, assessments, patients),
   };
 }
 
@@ -357,6 +381,20 @@ export interface Row {
   unit: string;
   /** How the ratio reads, e.g. 'x baseline' or 'x ripgrep'. */
   ratioLabel?: string;
+  /** The 1-minute load average while the figure was measured (see `loadDuring`). */
+  load?: string;
+}
+
+/** The 1-minute load average now. */
+export function loadNow(): number {
+  return os.loadavg()[0] ?? Number.NaN;
+}
+
+/** Runs `measure` and says what the 1-minute load average was before and after it. */
+export async function loadDuring<T>(measure: () => Promise<T>): Promise<[T, string]> {
+  const before = loadNow();
+  const result = await measure();
+  return [result, `${before.toFixed(1)} → ${loadNow().toFixed(1)}`];
 }
 
 function formatNumber(value: number): string {
@@ -367,13 +405,14 @@ function formatNumber(value: number): string {
 
 /** Prints the rows as a Markdown table, so that a run can be pasted into docs/BENCHMARKS.md. */
 export function printTable(title: string, rows: readonly Row[]): void {
+  const withLoad = rows.some((row) => row.load !== undefined);
   console.log(`\n### ${title}\n`);
-  console.log('| measure | figure | baseline | ratio |');
-  console.log('| --- | ---: | ---: | ---: |');
+  console.log(`| measure | figure | baseline | ratio |${withLoad ? ' load |' : ''}`);
+  console.log(`| --- | ---: | ---: | ---: |${withLoad ? ' ---: |' : ''}`);
   for (const row of rows) {
     const ratio = row.figure / row.baseline;
     console.log(
-      `| ${row.measure} | ${formatNumber(row.figure)} ${row.unit} | ${formatNumber(row.baseline)} ${row.unit} | ${formatNumber(ratio)} ${row.ratioLabel ?? 'x baseline'} |`,
+      `| ${row.measure} | ${formatNumber(row.figure)} ${row.unit} | ${formatNumber(row.baseline)} ${row.unit} | ${formatNumber(ratio)} ${row.ratioLabel ?? 'x baseline'} |${withLoad ? ` ${row.load ?? ''} |` : ''}`,
     );
   }
 }

@@ -86,24 +86,39 @@ function durationMs(text: string | undefined): number {
   return Number(match[1]) * (durationUnits[match[2]] ?? Number.NaN);
 }
 
-/** POSTs `body` to `url` from `connections` connections for `seconds` and reads wrk's summary. */
+/**
+ * POSTs `body` to `url` from `connections` connections for `seconds` and reads wrk's summary;
+ * with `bodies`, each connection sends them in turn instead.
+ */
 export async function postLoad(options: {
   url: string;
   cookie: string;
   body: unknown;
+  bodies?: readonly unknown[];
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
   fs.mkdirSync(benchDir, { recursive: true });
   const script = path.join(benchDir, `post-${process.pid}-${options.connections}.lua`);
   // Long brackets quote the JSON as it is; the cookie is base64url and needs no escaping.
+  const quoted = (body: unknown) => `[==[${JSON.stringify(body)}]==]`;
   fs.writeFileSync(
     script,
     [
       'wrk.method = "POST"',
-      `wrk.body = [==[${JSON.stringify(options.body)}]==]`,
+      `wrk.body = ${quoted(options.body)}`,
       'wrk.headers["Content-Type"] = "application/json"',
       `wrk.headers["Cookie"] = "${options.cookie}"`,
+      ...(options.bodies === undefined
+        ? []
+        : [
+            `local bodies = { ${options.bodies.map(quoted).join(',\n')} }`,
+            'local sent = 0',
+            'request = function()',
+            '  sent = sent % #bodies + 1',
+            '  return wrk.format(nil, nil, nil, bodies[sent])',
+            'end',
+          ]),
       '',
     ].join('\n'),
   );

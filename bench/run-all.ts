@@ -1,9 +1,9 @@
 /**
  * Every benchmark in turn, each in its own process so that none inherits another's heap:
  *   node bench/run-all.ts [--engine sqlite|postgres|both] [--assessments 100000] [--seconds 10]
- *     [--clients 16] [--keep]
- * The seeded databases are shared by history, export and extractor, and dropped at the end
- * unless --keep is given.
+ *     [--clients 16] [--patients 30000] [--keep]
+ * The seeded databases are shared by history, export and extractor (patients seeds its own, over
+ * --patients patient records), and dropped at the end unless --keep is given.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -27,6 +27,7 @@ const runs: [script: string, args: string[]][] = [
   ['history.ts', [...common, ...seeded]],
   ['export.ts', [...common, ...seeded]],
   ['extractor.ts', [...common, ...seeded]],
+  ['patients.ts', [...common, ...seeded, '--patients', String(options.patients)]],
   ...(options.engines.includes('postgres') ? [['scale-out.ts', common] as [string, string[]]] : []),
   ['web.ts', []],
 ];
@@ -43,7 +44,10 @@ for (const [script, args] of runs) {
 }
 
 if (!options.keep) {
-  for (const each of options.engines) await dropSeeded(each, options.assessments);
+  for (const each of options.engines) {
+    await dropSeeded(each, options.assessments);
+    await dropSeeded(each, options.assessments, options.patients);
+  }
 }
 if (failed.length > 0) {
   console.error(`\nFailed: ${failed.join(', ')}`);
