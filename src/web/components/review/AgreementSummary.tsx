@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Accordion,
   Alert,
@@ -11,7 +11,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
@@ -23,13 +22,9 @@ import { downloadAgreementCsv, getAgreementSummary } from '../../api/reviews.ts'
 import { ScrollableTable } from '../ScrollableTable.tsx';
 import { errorMessage } from '../../forms.ts';
 import { agreedWithShare } from '../../pages/review/reviewDisplay.ts';
-import {
-  activeFiltersText,
-  dateRangeError,
-  noDates,
-  type DateRange,
-} from '../../pages/dashboard/historyFilters.ts';
+import { noDates, type DateRange } from '../../pages/dashboard/historyFilters.ts';
 import { kappaText, reviewDay } from './agreementDisplay.ts';
+import { DateRangeForm } from '../DateRangeForm.tsx';
 
 type AgreementLoad =
   | { status: 'loading' }
@@ -183,69 +178,6 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
   );
 }
 
-function AgreementDatesForm({
-  applied,
-  onApply,
-}: {
-  applied: DateRange;
-  onApply: (dates: DateRange) => void;
-}) {
-  const [dates, setDates] = useState<DateRange>(applied);
-  const [error, setError] = useState<string | null>(null);
-  const active = activeFiltersText(applied);
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = dateRangeError(dates);
-    setError(problem);
-    if (problem === null) onApply(dates);
-  }
-
-  return (
-    <form onSubmit={submit} aria-label="Doctor Agreement dates" noValidate>
-      <Stack gap={6}>
-        <Group gap="sm" align="flex-end">
-          <TextInput
-            type="date"
-            label="Start Date"
-            value={dates.from}
-            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
-          <TextInput
-            type="date"
-            label="End Date"
-            value={dates.to}
-            error={error}
-            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
-          <Group gap="sm">
-            <Button type="submit" variant="light">
-              Apply Filter
-            </Button>
-            <Button
-              variant="default"
-              onClick={() => {
-                setDates(noDates);
-                setError(null);
-                onApply(noDates);
-              }}
-            >
-              Clear Filter
-            </Button>
-          </Group>
-        </Group>
-        {active !== null && (
-          <Text size="sm" c="dimmed">
-            {active}
-          </Text>
-        )}
-      </Stack>
-    </form>
-  );
-}
-
 function DownloadCsvButton({ dates }: { dates: DateRange }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -313,7 +245,7 @@ export function AgreementSummary() {
         <DownloadCsvButton dates={dates} />
       </Group>
       <Stack gap="md">
-        <AgreementDatesForm applied={dates} onApply={setDates} />
+        <DateRangeForm label="Doctor Agreement dates" applied={dates} onApply={setDates} />
         {load.status === 'loading' && (
           <Group gap="sm" role="status">
             <Loader size="sm" aria-hidden />

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -18,6 +18,7 @@ import type { SessionUser } from '../../../shared/api/session.ts';
 import { can } from '../../../shared/permissions.ts';
 import { ApiError } from '../../api/client.ts';
 import { deleteAssessment } from '../../api/history.ts';
+import { DateRangeForm } from '../../components/DateRangeForm.tsx';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { errorMessage } from '../../forms.ts';
 import { useAssessmentHistory } from '../../hooks/useAssessmentHistory.ts';
@@ -28,13 +29,7 @@ import {
 import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
 import { useModalTarget } from '../../hooks/useModalTarget.ts';
 import { usePopulation } from '../../hooks/usePopulation.ts';
-import {
-  activeFiltersText,
-  dateRangeError,
-  historyFilter,
-  noDates,
-  type DateRange,
-} from './historyFilters.ts';
+import { historyFilter, noDates, type DateRange } from './historyFilters.ts';
 import { byteCountText, foundText } from './historyFormat.ts';
 import { historyView } from './historyState.ts';
 import { HistoryRow, type RowActions } from './HistoryRow.tsx';
@@ -75,69 +70,6 @@ function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilte
           : `${progress.format === 'txt' ? 'Text report' : 'CSV'}: ${byteCountText(progress.receivedBytes)} received`}
       </Text>
     </Stack>
-  );
-}
-
-function DateFilterForm({
-  applied,
-  onApply,
-}: {
-  applied: DateRange;
-  onApply: (dates: DateRange) => void;
-}) {
-  const [dates, setDates] = useState<DateRange>(applied);
-  const [error, setError] = useState<string | null>(null);
-  const active = activeFiltersText(applied);
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = dateRangeError(dates);
-    setError(problem);
-    if (problem === null) onApply(dates);
-  }
-
-  return (
-    <form onSubmit={submit} aria-label="Date-range filter" noValidate>
-      <Stack gap={6}>
-        <Group gap="sm" align="flex-end">
-          <TextInput
-            type="date"
-            label="Start Date"
-            value={dates.from}
-            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
-          <TextInput
-            type="date"
-            label="End Date"
-            value={dates.to}
-            error={error}
-            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
-          <Group gap="sm">
-            <Button type="submit" variant="light">
-              Apply Filter
-            </Button>
-            <Button
-              variant="default"
-              onClick={() => {
-                setDates(noDates);
-                setError(null);
-                onApply(noDates);
-              }}
-            >
-              Clear Filter
-            </Button>
-          </Group>
-        </Group>
-        {active !== null && (
-          <Text size="sm" fw={500}>
-            {active}
-          </Text>
-        )}
-      </Stack>
-    </form>
   );
 }
 
@@ -213,7 +145,12 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
 
       <Paper withBorder p="md" radius="md">
         <Stack gap="md">
-          <DateFilterForm key={dateFormKey} applied={dates} onApply={setDates} />
+          <DateRangeForm
+            label="Date-range filter"
+            key={dateFormKey}
+            applied={dates}
+            onApply={setDates}
+          />
           <TextInput
             type="search"
             aria-label="Search assessments"

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import {
+  activeFiltersText,
+  dateRangeError,
+  noDates,
+  type DateRange,
+} from '../pages/dashboard/historyFilters.ts';
+
+/**
+ * Start Date and End Date with Apply Filter and Clear Filter, as the history and the Doctor
+ * Agreement filter by days; a range the server would refuse is said beside the inputs instead.
+ */
+export function DateRangeForm({
+  label,
+  applied,
+  onApply,
+}: {
+  /** The form's accessible name. */
+  label: string;
+  applied: DateRange;
+  onApply: (dates: DateRange) => void;
+}) {
+  const [dates, setDates] = useState<DateRange>(applied);
+  const [error, setError] = useState<string | null>(null);
+  const active = activeFiltersText(applied);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = dateRangeError(dates);
+    setError(problem);
+    if (problem === null) onApply(dates);
+  }
+
+  return (
+    <form onSubmit={submit} aria-label={label} noValidate>
+      <Stack gap={6}>
+        <Group gap="sm" align="flex-end">
+          <TextInput
+            type="date"
+            label="Start Date"
+            value={dates.from}
+            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <TextInput
+            type="date"
+            label="End Date"
+            value={dates.to}
+            error={error}
+            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <Group gap="sm">
+            <Button type="submit" variant="light">
+              Apply Filter
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => {
+                setDates(noDates);
+                setError(null);
+                onApply(noDates);
+              }}
+            >
+              Clear Filter
+            </Button>
+          </Group>
+        </Group>
+        {active !== null && (
+          <Text size="sm" fw={500}>
+            {active}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
