@@ -13,23 +13,16 @@ import {
   createBenchUser,
   forEachEngine,
   parseBenchOptions,
-  percentile,
   printTable,
   seededFixture,
   signIn,
   startServer,
+  latencyRowsAgainstFirst,
+  timedGet,
 } from './harness.ts';
 
 const requestsPerQuery = 40;
 const warmUpRequests = 2;
-
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { cookie } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return performance.now() - started;
-}
 
 const options = parseBenchOptions();
 
@@ -75,26 +68,12 @@ await forEachEngine(options, async (engine, fixtures) => {
         .map((l) => l.toFixed(2))
         .join(', ')}`,
     );
-    const baseline = samples[0] ?? [];
     printTable(
       `Dashboard on ${engine}: ${options.assessments.toLocaleString('en')} assessments, ${requestsPerQuery} requests each, p50 / p95`,
-      queries.slice(1).flatMap(([label], index) => {
-        const ms = samples[index + 1] ?? [];
-        return [
-          {
-            measure: `${label} p50`,
-            figure: percentile(ms, 0.5),
-            baseline: percentile(baseline, 0.5),
-            unit: 'ms',
-          },
-          {
-            measure: `${label} p95`,
-            figure: percentile(ms, 0.95),
-            baseline: percentile(baseline, 0.95),
-            unit: 'ms',
-          },
-        ];
-      }),
+      latencyRowsAgainstFirst(
+        queries.slice(1).map(([label]) => label),
+        samples,
+      ),
     );
   } finally {
     await server.stop();

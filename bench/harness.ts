@@ -374,6 +374,40 @@ export function percentile(samples: readonly number[], fraction: number): number
   return sorted[rank] ?? Number.NaN;
 }
 
+/** A signed-in GET, read to its end; its duration in milliseconds. */
+export async function timedGet(url: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie } });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return performance.now() - started;
+}
+
+/**
+ * p50 and p95 rows of each query's samples against the first query's, which is the baseline
+ * (`samples[i]` are the samples of `labels[i - 1]`).
+ */
+export function latencyRowsAgainstFirst(
+  labels: readonly string[],
+  samples: readonly (readonly number[])[],
+): Row[] {
+  const baseline = samples[0] ?? [];
+  return labels.flatMap((label, index) => {
+    const ms = samples[index + 1] ?? [];
+    return (
+      [
+        ['p50', 0.5],
+        ['p95', 0.95],
+      ] as const
+    ).map(([name, fraction]) => ({
+      measure: `${label} ${name}`,
+      figure: percentile(ms, fraction),
+      baseline: percentile(baseline, fraction),
+      unit: 'ms',
+    }));
+  });
+}
+
 export interface Row {
   measure: string;
   figure: number;

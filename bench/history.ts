@@ -12,11 +12,12 @@ import {
   createBenchUser,
   forEachEngine,
   parseBenchOptions,
-  percentile,
   printTable,
   seededFixture,
   signIn,
   startServer,
+  latencyRowsAgainstFirst,
+  timedGet,
 } from './harness.ts';
 
 const requestsPerQuery = 40;
@@ -24,14 +25,6 @@ const warmUpRequests = 2;
 /** Rounds stop early after this long (with at least `minimumRounds`): a slow query is plain soon. */
 const budgetMs = 180_000;
 const minimumRounds = 5;
-
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { cookie } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return performance.now() - started;
-}
 
 const options = parseBenchOptions();
 
@@ -69,26 +62,12 @@ await forEachEngine(options, async (engine, fixtures) => {
         if (round >= warmUpRequests) samples[index]?.push(ms);
       }
     }
-    const baseline = samples[0] ?? [];
     printTable(
       `History on ${engine}: ${options.assessments.toLocaleString('en')} assessments, ${samples[0]?.length ?? 0} requests each, p50 / p95`,
-      queries.slice(1).flatMap(([label], index) => {
-        const ms = samples[index + 1] ?? [];
-        return [
-          {
-            measure: `${label} p50`,
-            figure: percentile(ms, 0.5),
-            baseline: percentile(baseline, 0.5),
-            unit: 'ms',
-          },
-          {
-            measure: `${label} p95`,
-            figure: percentile(ms, 0.95),
-            baseline: percentile(baseline, 0.95),
-            unit: 'ms',
-          },
-        ];
-      }),
+      latencyRowsAgainstFirst(
+        queries.slice(1).map(([label]) => label),
+        samples,
+      ),
     );
   } finally {
     await server.stop();

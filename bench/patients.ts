@@ -34,6 +34,7 @@ import {
   startServer,
   type Fixture,
   type Row,
+  timedGet,
 } from './harness.ts';
 import { assessmentBody, postLoad, requireTool, type LoadResult } from './load.ts';
 
@@ -62,14 +63,6 @@ async function select<T>(fixture: Fixture, text: string): Promise<T[]> {
   } finally {
     await client.end();
   }
-}
-
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { cookie } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return performance.now() - started;
 }
 
 function latencyRows(

@@ -16,7 +16,6 @@ import {
   createBenchUser,
   forEachEngine,
   parseBenchOptions,
-  percentile,
   postgresAdminUrl,
   printTable,
   runTriage,
@@ -24,6 +23,8 @@ import {
   startServer,
   type Engine,
   type Fixture,
+  latencyRowsAgainstFirst,
+  timedGet,
 } from './harness.ts';
 import pg from 'pg';
 
@@ -31,14 +32,6 @@ const requestsPerQuery = 60;
 const warmUpRequests = 3;
 const budgetMs = 180_000;
 const minimumRounds = 5;
-
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { cookie } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return performance.now() - started;
-}
 
 async function json<T>(url: string, cookie: string): Promise<T> {
   const response = await fetch(url, { headers: { cookie } });
@@ -156,26 +149,12 @@ await forEachEngine(options, async (engine, fixtures) => {
       }
     }
     const loadAfter = os.loadavg()[0] ?? 0;
-    const baseline = samples[0] ?? [];
     printTable(
       `Worklists on ${engine}: ${options.assessments.toLocaleString('en')} assessments, ${samples[0]?.length ?? 0} requests each, p50 / p95 (1-minute load ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after)`,
-      queries.slice(1).flatMap(([label], index) => {
-        const ms = samples[index + 1] ?? [];
-        return [
-          {
-            measure: `${label} p50`,
-            figure: percentile(ms, 0.5),
-            baseline: percentile(baseline, 0.5),
-            unit: 'ms',
-          },
-          {
-            measure: `${label} p95`,
-            figure: percentile(ms, 0.95),
-            baseline: percentile(baseline, 0.95),
-            unit: 'ms',
-          },
-        ];
-      }),
+      latencyRowsAgainstFirst(
+        queries.slice(1).map(([label]) => label),
+        samples,
+      ),
     );
   } finally {
     await server.stop();
