@@ -33,7 +33,7 @@ const diagnosed = {
 };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type Who = { cookie: string };
+type Who = { cookie: string; userId: string };
 
 describe.each(testDatabases())('worklists on $engine', (testDatabase) => {
   let t: TestApp;
@@ -326,10 +326,21 @@ describe.each(testDatabases())('worklists on $engine', (testDatabase) => {
       expect((await followUps()).total).toBe(5);
     });
 
-    it('is for every role', async () => {
+    it('is for every role, and each reading of it is audited without what it listed', async () => {
+      const readings = () =>
+        t.database.db
+          .selectFrom('audit_events')
+          .selectAll()
+          .where('action', '=', 'follow_up_list_view')
+          .orderBy('id')
+          .execute();
+      const before = (await readings()).length;
       for (const who of [nurse, doctor, admin]) {
         expect((await call(who, 'GET', '/api/worklists/follow-up')).statusCode).toBe(200);
       }
+      const added = (await readings()).slice(before);
+      expect(added.map((row) => row.user_id)).toEqual([nurse.userId, doctor.userId, admin.userId]);
+      expect(added.every((row) => row.target_id === null && row.outcome === 'success')).toBe(true);
     });
   });
 });

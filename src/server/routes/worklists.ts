@@ -4,6 +4,7 @@ import {
   reviewWorklistSchema,
   worklistQuerySchema,
 } from '../../shared/api/worklists.ts';
+import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { followUpList, reviewWorklist } from '../services/worklists.ts';
 import { errorResponses } from './responses.ts';
@@ -44,7 +45,7 @@ export function worklistRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: followUpListSchema, ...errors },
         },
       },
-      async (request) => followUpList(context, request.query),
+      async (request) => followUpList(context, requesterOf(request), request.query),
     );
   };
 }

@@ -14,6 +14,8 @@ import {
 } from '../db/repositories/worklists.ts';
 import { AppError } from '../errors.ts';
 import { localDate } from '../time.ts';
+import type { Requester } from './assessments.ts';
+import { recordAudit } from './audit.ts';
 
 const dayMs = 86_400_000;
 
@@ -149,6 +151,7 @@ function daysBetween(from: string, to: string): number {
  */
 export async function followUpList(
   context: AppContext,
+  requester: Requester,
   query: { limit: number; cursor?: string | undefined },
 ): Promise<FollowUpList> {
   const { db, engine } = context.database;
@@ -194,6 +197,13 @@ export async function followUpList(
       page.map((row) => row.assessment_id),
     ),
   );
+  // The list names patients: reading it is recorded as a patient search is.
+  await recordAudit(db, {
+    at: context.now(),
+    actor: requester.user,
+    action: 'follow_up_list_view',
+    address: requester.address,
+  });
   const today = localDate(context.now(), timeZone);
   const last = page.at(-1);
   return {

@@ -24,6 +24,8 @@ export const auditActions = [
   'patient_view',
   /** A patient search; the search text is never recorded. */
   'patient_search',
+  /** The Follow-up Due list read (it names patients); one row per page read. */
+  'follow_up_list_view',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;
