@@ -58,6 +58,22 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
   // Not in decisions.md: worklists (issue 18).
   ['Awaiting Review worklist', ['worklist.review'], { nurse: false, doctor: true, admin: true }],
   ['Follow-up Due worklist', ['worklist.followUp'], { nurse: true, doctor: true, admin: true }],
+  // Not in decisions.md: rule set versions (issue 19); every role reads them.
+  [
+    'read the rule set versions and their rules',
+    ['ruleSet.view'],
+    { nurse: true, doctor: true, admin: true },
+  ],
+  [
+    'activate a rule set version',
+    ['ruleSet.activate'],
+    { nurse: false, doctor: false, admin: true },
+  ],
+  [
+    "analyse a rule set version's impact",
+    ['ruleSet.impact'],
+    { nurse: false, doctor: true, admin: true },
+  ],
 ];
 
 describe('the role policy follows decisions.md section 1', () => {

@@ -34,6 +34,12 @@ export const permissions = {
   'export.bulk': ['doctor', 'admin'],
   'export.fhir': ['doctor', 'admin'],
   'codes.extract': ['doctor', 'admin'],
+  /** Reading the rule set versions, which is active, and every weight of one. */
+  'ruleSet.view': ['nurse', 'doctor', 'admin'],
+  /** Choosing the rule set new saves are scored with (issue 19). */
+  'ruleSet.activate': ['admin'],
+  /** Re-scoring the live assessments under a rule set version, saving nothing (issue 19). */
+  'ruleSet.impact': ['doctor', 'admin'],
   'users.manage': ['admin'],
   'audit.read': ['admin'],
   /** Any signed-in user may report a browser error to the server log. */
