@@ -58,7 +58,8 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
   // Not in decisions.md: worklists (issue 18).
   ['Awaiting Review worklist', ['worklist.review'], { nurse: false, doctor: true, admin: true }],
   ['Follow-up Due worklist', ['worklist.followUp'], { nurse: true, doctor: true, admin: true }],
-  // Not in decisions.md: rule set versions (issue 19); every role reads them.
+  // Not in decisions.md: rule set versions (issue 19).
+  ['read the rule set versions', ['ruleSet.view'], { nurse: true, doctor: true, admin: true }],
   [
     'read the rule set versions and their rules',
     ['ruleSet.view'],
