@@ -97,6 +97,27 @@ test('a doctor works through Awaiting Review and is offered the next review', as
   await expect(page.getByRole('button', { name: 'Finalize Doctor Review' })).toBeEnabled();
 });
 
+test('the Awaiting Review count follows sign-offs made elsewhere while the page stays open', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await signInAsNewUser(page, 'doctor.badge', 'doctor', 'Dr Badge');
+  const badge = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Awaiting Review/ });
+  const total = async () =>
+    ((await (await page.request.get('/api/worklists/review?limit=1')).json()) as { total: number })
+      .total;
+  await page.goto('/');
+  await expect(badge).toHaveAccessibleName(`Awaiting Review, ${await total()}`);
+
+  // Signed off by someone else: the page learns of it within a minute, without a click.
+  await signedOffAssessment(page, high);
+  const after = await total();
+  await page.clock.fastForward(60_000);
+  await expect(badge).toHaveAccessibleName(`Awaiting Review, ${after}`);
+});
+
 test('a nurse sees Follow-up Due, and no Awaiting Review', async ({ page }) => {
   await signInAsNewUser(page, 'nurse.worklist', 'nurse', 'Nurse Worklist');
   const patientId = await createPatient(page, 'WL-E2E-2', 'Femi Followup');
