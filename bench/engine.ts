@@ -25,7 +25,7 @@ import {
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
   ResultJsonWriter,
-  RULE_SET_V2,
+  DEFAULT_RULE_SET,
   SEVERITIES,
   WEIGHT_CHANGES,
   score,
@@ -78,7 +78,7 @@ function generateInput(): PatientData {
   > = {};
   for (const condition of CONDITIONS) {
     const answers: Record<string, { present: boolean; severity?: string }> = {};
-    for (const symptom of RULE_SET_V2.conditions[condition].symptoms) {
+    for (const symptom of DEFAULT_RULE_SET.conditions[condition].symptoms) {
       if (chance(0.2)) continue;
       const scale: readonly string[] =
         symptom.scale === 'weightChange' ? WEIGHT_CHANGES : SEVERITIES;

@@ -12,7 +12,6 @@ export type {
   SymptomAnswers,
   SymptomKey,
 } from './input.ts';
-export { DEFAULT_RULE_SET, RULE_SET_V2 } from './rules-v2.ts';
 export { ResultJsonWriter } from './result-json.ts';
 export { score } from './score.ts';
 export {
@@ -50,4 +49,11 @@ export type {
   SymptomScale,
   WeightChange,
 } from './types.ts';
-export { ruleSetByVersion } from './rule-sets.ts';
+export {
+  DEFAULT_RULE_SET,
+  isKnownRuleSetVersion,
+  RULE_SETS,
+  ruleSetByVersion,
+} from './rule-sets.ts';
+export { parseRuleSets, ruleSetSchema, type RuleSetFile } from './rule-set-schema.ts';
+export { SYMPTOM_CATALOGUE, type CatalogueSymptom } from './symptom-catalogue.ts';

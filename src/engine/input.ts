@@ -1,4 +1,4 @@
-import type { RULE_SET_V2 } from './rules-v2.ts';
+import type { SYMPTOM_CATALOGUE } from './symptom-catalogue.ts';
 import type {
   Condition,
   FamilyHistoryCondition,
@@ -45,13 +45,13 @@ export interface SymptomAnswer<S extends SymptomScale = SymptomScale> {
   readonly severity?: SeverityOn<S>;
 }
 
-type SymptomRuleOf<C extends Condition> = (typeof RULE_SET_V2)['conditions'][C]['symptoms'][number];
+type CatalogueSymptomOf<C extends Condition> = (typeof SYMPTOM_CATALOGUE)[C][number];
 
-/** The symptom keys of a condition, as the symptom catalogue of the default rule set lists them. */
-export type SymptomKey<C extends Condition> = SymptomRuleOf<C>['key'];
+/** The symptom keys of a condition, as the symptom catalogue lists them. */
+export type SymptomKey<C extends Condition> = CatalogueSymptomOf<C>['key'];
 
 export type ConditionSymptomAnswers<C extends Condition> = {
-  readonly [R in SymptomRuleOf<C> as R['key']]?: SymptomAnswer<R['scale']>;
+  readonly [S in CatalogueSymptomOf<C> as S['key']]?: SymptomAnswer<S['scale']>;
 };
 
 export type SymptomAnswers = { readonly [C in Condition]?: ConditionSymptomAnswers<C> };

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PatientData, RiskStatus } from './index.ts';
-import { CONDITIONS, FAMILY_HISTORY_CONDITIONS, RULE_SET_V2, SEVERITIES, score } from './index.ts';
+import {
+  CONDITIONS,
+  FAMILY_HISTORY_CONDITIONS,
+  DEFAULT_RULE_SET,
+  SEVERITIES,
+  score,
+} from './index.ts';
 import {
   completeDemographicsArbitrary,
   patientArbitrary,
@@ -15,7 +21,7 @@ const additionArbitrary: fc.Arbitrary<Addition> = fc.oneof(
   fc
     .constantFrom(
       ...CONDITIONS.flatMap((condition) =>
-        RULE_SET_V2.conditions[condition].symptoms.map((symptom) => ({ condition, symptom })),
+        DEFAULT_RULE_SET.conditions[condition].symptoms.map((symptom) => ({ condition, symptom })),
       ),
     )
     .chain(({ condition, symptom }) =>
@@ -83,7 +89,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(patientArbitrary, (input) => {
         for (const result of score(input).conditions) {
-          const cap = RULE_SET_V2.conditions[result.condition].managementCap;
+          const cap = DEFAULT_RULE_SET.conditions[result.condition].managementCap;
           expect(result.components.managementScore).toBeLessThanOrEqual(cap);
           expect(result.components.managementScore).toBeGreaterThanOrEqual(0);
           if (result.riskStatus === 'DIAGNOSED') {
@@ -141,9 +147,9 @@ describe('properties', () => {
     fc.assert(
       fc.property(patientArbitrary, (input) => {
         for (const result of score(input).conditions) {
-          const missing = RULE_SET_V2.conditions[result.condition].demographicFieldsRead.filter(
-            (field) => input.demographics?.[field] === undefined,
-          );
+          const missing = DEFAULT_RULE_SET.conditions[
+            result.condition
+          ].demographicFieldsRead.filter((field) => input.demographics?.[field] === undefined);
           if (result.riskStatus === 'UNKNOWN') {
             expect(missing.length).toBeGreaterThan(0);
             expect(result.factorCount).toBeLessThanOrEqual(result.details.threshold);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentResult, ConditionRules, RuleSet } from './index.ts';
-import { CONDITIONS, ResultJsonWriter, RULE_SET_V2, score } from './index.ts';
+import { CONDITIONS, ResultJsonWriter, DEFAULT_RULE_SET, score } from './index.ts';
 import { patientArbitrary } from './testing/arbitraries.ts';
 
 /** What the writer must write: JSON.stringify of each result, a line each. */
@@ -29,7 +29,7 @@ const ruleSetArbitrary: fc.Arbitrary<RuleSet> = fc
     const take = () => next++ % 40;
     const conditions = Object.fromEntries(
       CONDITIONS.map((condition): [string, ConditionRules] => {
-        const rules = RULE_SET_V2.conditions[condition];
+        const rules = DEFAULT_RULE_SET.conditions[condition];
         return [
           condition,
           {
@@ -48,7 +48,7 @@ const ruleSetArbitrary: fc.Arbitrary<RuleSet> = fc
         ];
       }),
     );
-    return { ...RULE_SET_V2, version, conditions: conditions as RuleSet['conditions'] };
+    return { ...DEFAULT_RULE_SET, version, conditions: conditions as RuleSet['conditions'] };
   });
 
 describe('ResultJsonWriter', () => {
@@ -79,12 +79,12 @@ describe('ResultJsonWriter', () => {
     const writer = new ResultJsonWriter();
     const results = fc.sample(patientArbitrary, { numRuns: 6000, seed: 7 }).map((input, index) => {
       const weight = index / 7;
-      const dm2: ConditionRules = RULE_SET_V2.conditions.DM2;
+      const dm2: ConditionRules = DEFAULT_RULE_SET.conditions.DM2;
       const conditions: RuleSet['conditions'] = {
-        ...RULE_SET_V2.conditions,
+        ...DEFAULT_RULE_SET.conditions,
         DM2: { ...dm2, symptoms: dm2.symptoms.map((symptom) => ({ ...symptom, weight })) },
       };
-      return score(input, { ...RULE_SET_V2, conditions });
+      return score(input, { ...DEFAULT_RULE_SET, conditions });
     });
     const chunks: string[] = [];
     for (const [index, result] of results.entries()) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition, ConditionResult, PatientData, RuleSet } from './index.ts';
-import { CONDITIONS, RULE_SET_V2, score } from './index.ts';
+import { CONDITIONS, DEFAULT_RULE_SET, score } from './index.ts';
 
 /** Complete demographics under which no risk factor applies outside Asthma (age 40, BMI 21.6). */
 const NEUTRAL_DEMOGRAPHICS = { age: 40, gender: 'Male', height: 180, weight: 70 } as const;
@@ -72,9 +72,12 @@ describe('result shape (spec 3.3)', () => {
 
   it('scores with the rule set it is given', () => {
     const strict: RuleSet = {
-      ...RULE_SET_V2,
+      ...DEFAULT_RULE_SET,
       version: 'test',
-      conditions: { ...RULE_SET_V2.conditions, TB: { ...RULE_SET_V2.conditions.TB, threshold: 0 } },
+      conditions: {
+        ...DEFAULT_RULE_SET.conditions,
+        TB: { ...DEFAULT_RULE_SET.conditions.TB, threshold: 0 },
+      },
     };
     const result = score({ demographics: NEUTRAL_DEMOGRAPHICS }, strict);
     expect(result.ruleSetVersion).toBe('test');
@@ -138,7 +141,7 @@ describe('decisions 3: risk factors and weights', () => {
       'TB',
     );
     expect(result.factorCount).toBe(0);
-    expect(RULE_SET_V2.conditions.TB.riskFactors.map((factor) => factor.key)).toEqual([
+    expect(DEFAULT_RULE_SET.conditions.TB.riskFactors.map((factor) => factor.key)).toEqual([
       'householdTBExposure',
     ]);
   });

@@ -8,7 +8,7 @@ import type {
   SymptomAnswer,
 } from './input.ts';
 import { interpretMissingPrerequisite, interpretStatus } from './interpretation.ts';
-import { DEFAULT_RULE_SET } from './rules-v2.ts';
+import { DEFAULT_RULE_SET } from './rule-sets.ts';
 import { CONDITIONS } from './types.ts';
 import type {
   AssessmentResult,

@@ -4,8 +4,8 @@ import {
   GENDERS,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
-  RULE_SET_V2,
   SEVERITIES,
+  SYMPTOM_CATALOGUE as QUESTIONS,
   WEIGHT_CHANGES,
 } from '../engine/index.ts';
 import type { SymptomAnswer } from '../engine/index.ts';
@@ -70,7 +70,7 @@ const WEIGHT_CHANGE_VALUES = strings(WEIGHT_CHANGES);
 
 /** Per condition, in the order of CONDITIONS: its symptom keys and the severities each accepts. */
 const SYMPTOM_CATALOGUE = CONDITIONS.map((condition) => {
-  const symptoms = RULE_SET_V2.conditions[condition].symptoms;
+  const symptoms: readonly { key: string; scale: string }[] = QUESTIONS[condition];
   return {
     keys: strings(symptoms.map((symptom) => symptom.key)),
     severities: symptoms.map((symptom): Strings<string> =>

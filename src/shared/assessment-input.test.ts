@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { PatientData } from '../engine/index.ts';
-import { CONDITIONS, RULE_SET_V2 } from '../engine/index.ts';
+import { CONDITIONS, SYMPTOM_CATALOGUE } from '../engine/index.ts';
 import type { AssessmentInput } from './assessment-input.ts';
 import { assessmentInputSchema, formatInputIssues } from './assessment-input.ts';
 
@@ -78,7 +78,10 @@ describe('assessmentInputSchema', () => {
 
   it('accepts every symptom of the catalogue, with the severities of its scale', () => {
     for (const condition of CONDITIONS) {
-      for (const symptom of RULE_SET_V2.conditions[condition].symptoms) {
+      for (const symptom of SYMPTOM_CATALOGUE[condition] as readonly {
+        key: string;
+        scale: string;
+      }[]) {
         const severity = symptom.scale === 'weightChange' ? 'loss' : 'severe';
         const input = { symptoms: { [condition]: { [symptom.key]: { present: true, severity } } } };
         expect(assessmentInputSchema.safeParse(input).success, `${condition}.${symptom.key}`).toBe(

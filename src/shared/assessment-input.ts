@@ -3,11 +3,11 @@ import {
   GENDERS,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
-  RULE_SET_V2,
   SEVERITIES,
+  SYMPTOM_CATALOGUE,
   WEIGHT_CHANGES,
 } from '../engine/index.ts';
-import type { Condition, PatientData, SymptomRule } from '../engine/index.ts';
+import type { CatalogueSymptom, Condition, PatientData } from '../engine/index.ts';
 
 /** Error option of a strict object: names the unknown keys, leaves other issues to zod. */
 function unknownKeys(what: string, where = '') {
@@ -68,43 +68,42 @@ const weightChangeAnswerSchema = z.strictObject(
   unknownKeys('field'),
 );
 
-type AnswerSchemaFor<Rule extends SymptomRule> = Rule['scale'] extends 'weightChange'
+type AnswerSchemaFor<Symptom extends CatalogueSymptom> = Symptom['scale'] extends 'weightChange'
   ? typeof weightChangeAnswerSchema
   : typeof severityAnswerSchema;
 
-type SymptomAnswersShape<Rules extends readonly SymptomRule[]> = {
-  [Rule in Rules[number] as Rule['key']]: z.ZodOptional<AnswerSchemaFor<Rule>>;
+type SymptomAnswersShape<Symptoms extends readonly CatalogueSymptom[]> = {
+  [Symptom in Symptoms[number] as Symptom['key']]: z.ZodOptional<AnswerSchemaFor<Symptom>>;
 };
 
 /** A strict object with one optional answer per symptom of the catalogue. */
-function symptomAnswersSchema<const Rules extends readonly SymptomRule[]>(
+function symptomAnswersSchema<const Symptoms extends readonly CatalogueSymptom[]>(
   condition: Condition,
-  rules: Rules,
+  symptoms: Symptoms,
 ) {
   const shape: Record<string, z.ZodOptional<z.ZodType>> = {};
-  for (const rule of rules) {
-    shape[rule.key] = (
-      rule.scale === 'weightChange' ? weightChangeAnswerSchema : severityAnswerSchema
+  for (const symptom of symptoms) {
+    shape[symptom.key] = (
+      symptom.scale === 'weightChange' ? weightChangeAnswerSchema : severityAnswerSchema
     ).optional();
   }
   // The loop builds exactly the mapped shape; TypeScript cannot follow a loop over a tuple.
   return z.strictObject(
-    shape as SymptomAnswersShape<Rules>,
+    shape as SymptomAnswersShape<Symptoms>,
     unknownKeys('symptom', ` for ${condition}`),
   );
 }
 
-const catalogue = RULE_SET_V2.conditions;
 const symptomsSchema = z.strictObject(
   {
-    DM2: symptomAnswersSchema('DM2', catalogue.DM2.symptoms).optional(),
-    HIV: symptomAnswersSchema('HIV', catalogue.HIV.symptoms).optional(),
-    TB: symptomAnswersSchema('TB', catalogue.TB.symptoms).optional(),
-    Asthma: symptomAnswersSchema('Asthma', catalogue.Asthma.symptoms).optional(),
-    Hypertension: symptomAnswersSchema('Hypertension', catalogue.Hypertension.symptoms).optional(),
+    DM2: symptomAnswersSchema('DM2', SYMPTOM_CATALOGUE.DM2).optional(),
+    HIV: symptomAnswersSchema('HIV', SYMPTOM_CATALOGUE.HIV).optional(),
+    TB: symptomAnswersSchema('TB', SYMPTOM_CATALOGUE.TB).optional(),
+    Asthma: symptomAnswersSchema('Asthma', SYMPTOM_CATALOGUE.Asthma).optional(),
+    Hypertension: symptomAnswersSchema('Hypertension', SYMPTOM_CATALOGUE.Hypertension).optional(),
     Hyperlipidaemia: symptomAnswersSchema(
       'Hyperlipidaemia',
-      catalogue.Hyperlipidaemia.symptoms,
+      SYMPTOM_CATALOGUE.Hyperlipidaemia,
     ).optional(),
   } satisfies Record<Condition, z.ZodType>,
   unknownKeys('condition'),

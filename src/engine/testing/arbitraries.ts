@@ -7,8 +7,8 @@ import {
   GENDERS,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
-  RULE_SET_V2,
   SEVERITIES,
+  SYMPTOM_CATALOGUE,
 } from '../index.ts';
 
 const optional = { requiredKeys: [] as never[] };
@@ -25,13 +25,15 @@ export const symptomsArbitrary = fc.record(
       condition,
       fc.record(
         Object.fromEntries(
-          RULE_SET_V2.conditions[condition].symptoms.map((symptom) => [
-            symptom.key,
-            fc.record(
-              { present: fc.boolean(), severity: severityArbitrary(symptom.scale) },
-              { requiredKeys: ['present'] },
-            ),
-          ]),
+          (SYMPTOM_CATALOGUE[condition] as readonly { key: string; scale: SymptomScale }[]).map(
+            (symptom) => [
+              symptom.key,
+              fc.record(
+                { present: fc.boolean(), severity: severityArbitrary(symptom.scale) },
+                { requiredKeys: ['present'] },
+              ),
+            ],
+          ),
         ),
         optional,
       ),

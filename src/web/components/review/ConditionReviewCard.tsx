@@ -14,7 +14,11 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { CONDITION_DISPLAY_NAMES, RISK_STATUS_LABELS } from '../../../engine/index.ts';
+import {
+  CONDITION_DISPLAY_NAMES,
+  RISK_STATUS_LABELS,
+  type RuleSet,
+} from '../../../engine/index.ts';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import {
   reviewCommentsMaxLength,
@@ -70,8 +74,8 @@ function FactTable({
   );
 }
 
-function RiskFactorTable({ result }: { result: ConditionResult }) {
-  const rows = riskFactorRows(result.condition, result.details.riskFactors);
+function RiskFactorTable({ ruleSet, result }: { ruleSet: RuleSet; result: ConditionResult }) {
+  const rows = riskFactorRows(ruleSet, result.condition, result.details.riskFactors);
   if (rows.length === 0)
     return <Text size="sm">No risk factors are weighed for this condition.</Text>;
   return (
@@ -110,6 +114,8 @@ function RiskFactorTable({ result }: { result: ConditionResult }) {
 }
 
 export interface ConditionReviewCardProps {
+  /** The rule set the result was scored with: its weights and names are shown. */
+  ruleSet: RuleSet;
   result: ConditionResult;
   symptoms: SymptomAnswers | undefined;
   management: Assessment['management'][ConditionResult['condition']];
@@ -131,6 +137,7 @@ function agreementValue(review: ReviewedCondition): string {
  * doctor would give, and comments. A condition the doctor has not chosen for is marked Not reviewed.
  */
 export function ConditionReviewCard({
+  ruleSet,
   result,
   symptoms,
   management,
@@ -143,7 +150,7 @@ export function ConditionReviewCard({
   const notReviewedId = useId();
   const name = CONDITION_DISPLAY_NAMES[result.condition];
   const { components, details } = result;
-  const symptomRows = symptomAnswerRows(result.condition, symptoms);
+  const symptomRows = symptomAnswerRows(ruleSet, result.condition, symptoms);
   const managementScore =
     details.managementCap === undefined
       ? formatScore(components.managementScore)
@@ -189,7 +196,7 @@ export function ConditionReviewCard({
 
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" verticalSpacing="md">
           <Block title="Risk factors">
-            <RiskFactorTable result={result} />
+            <RiskFactorTable ruleSet={ruleSet} result={result} />
           </Block>
           <Block title="Symptoms">
             {symptomRows.length === 0 ? (

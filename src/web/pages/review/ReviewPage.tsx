@@ -17,7 +17,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { CONDITIONS, type Condition } from '../../../engine/index.ts';
+import { CONDITIONS, ruleSetByVersion, type Condition } from '../../../engine/index.ts';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import {
   completeReviews,
@@ -293,6 +293,7 @@ export function ReviewPage() {
   const results = [...assessment.results.conditions].sort(
     (a, b) => CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition),
   );
+  const ruleSet = ruleSetByVersion(assessment.results.ruleSetVersion);
   const locked = review.locked;
   const notReviewed = notReviewedConditions(
     results.map((result) => result.condition),
@@ -324,6 +325,7 @@ export function ReviewPage() {
               return (
                 <ConditionReviewCard
                   key={result.condition}
+                  ruleSet={ruleSet}
                   result={result}
                   symptoms={assessment.symptoms[result.condition]}
                   management={assessment.management[result.condition]}

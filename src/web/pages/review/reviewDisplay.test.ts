@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULE_SET, ruleSetByVersion } from '../../../engine/index.ts';
 import { completeReviews, reviewLockedMessage } from '../../../shared/api/reviews.ts';
 import { friendlyMessages } from '../../../shared/texts.ts';
 import { ApiError } from '../../api/client.ts';
@@ -43,19 +44,32 @@ describe('agreedWithShare', () => {
 
 describe('riskFactorRows', () => {
   it('lists every weighed factor of the condition and marks the ones the result applied', () => {
-    expect(riskFactorRows('DM2', [{ name: 'Age 50 or over' }])).toEqual([
+    expect(riskFactorRows(DEFAULT_RULE_SET, 'DM2', [{ name: 'Age 50 or over' }])).toEqual([
       { name: 'Age 50 or over', weight: '300%', applies: true },
       { name: 'BMI > 25', weight: '75%', applies: false },
       { name: 'Family history of Type 2 Diabetes', weight: '250%', applies: false },
     ]);
-    expect(riskFactorRows('Asthma', []).map((row) => row.weight)).toEqual(['120%', '133%', '280%']);
+    expect(riskFactorRows(DEFAULT_RULE_SET, 'Asthma', []).map((row) => row.weight)).toEqual([
+      '120%',
+      '133%',
+      '280%',
+    ]);
+  });
+
+  it("shows the weights of the result's own rule set", () => {
+    const trial = ruleSetByVersion('2.0-dm2-bmi-0.25');
+    expect(riskFactorRows(trial, 'DM2', []).map((row) => row.weight)).toEqual([
+      '300%',
+      '25%',
+      '250%',
+    ]);
   });
 });
 
 describe('symptomAnswerRows', () => {
   it('says what was answered, with the severity or the weight change', () => {
     expect(
-      symptomAnswerRows('TB', {
+      symptomAnswerRows(DEFAULT_RULE_SET, 'TB', {
         coughOver14Days: { present: true },
         weightLoss: { present: true, severity: 'loss' },
         nightSweats: { present: false },
@@ -67,18 +81,22 @@ describe('symptomAnswerRows', () => {
       { name: 'Fever', answer: 'Not recorded' },
     ]);
     expect(
-      symptomAnswerRows('DM2', { fatigue: { present: true, severity: 'moderate' } })[0],
+      symptomAnswerRows(DEFAULT_RULE_SET, 'DM2', {
+        fatigue: { present: true, severity: 'moderate' },
+      })[0],
     ).toEqual({ name: 'Fatigue', answer: 'Yes (moderate)' });
   });
 
   it('ignores a severity sent for a symptom without a scale, as scoring does', () => {
     expect(
-      symptomAnswerRows('DM2', { frequentUrination: { present: true, severity: 'severe' } })[2],
+      symptomAnswerRows(DEFAULT_RULE_SET, 'DM2', {
+        frequentUrination: { present: true, severity: 'severe' },
+      })[2],
     ).toEqual({ name: 'Frequent Urination', answer: 'Yes' });
   });
 
   it('has no rows for the asymptomatic condition', () => {
-    expect(symptomAnswerRows('Hyperlipidaemia', undefined)).toEqual([]);
+    expect(symptomAnswerRows(DEFAULT_RULE_SET, 'Hyperlipidaemia', undefined)).toEqual([]);
   });
 });
 

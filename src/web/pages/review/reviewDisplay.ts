@@ -1,10 +1,10 @@
 import {
   CONDITION_DISPLAY_NAMES,
   RISK_STATUS_LABELS,
-  RULE_SET_V2,
   type Condition,
   type LastDoctorVisit,
   type PrescriptionDuration,
+  type RuleSet,
 } from '../../../engine/index.ts';
 import {
   lastDoctorVisitLabels,
@@ -107,12 +107,13 @@ export interface RiskFactorRow {
   applies: boolean;
 }
 
-/** Every risk factor the guidelines weigh for the condition, marked when it applied. */
+/** Every risk factor the result's rule set weighs for the condition, marked when it applied. */
 export function riskFactorRows(
+  ruleSet: RuleSet,
   condition: Condition,
   applied: readonly { name: string }[],
 ): RiskFactorRow[] {
-  return RULE_SET_V2.conditions[condition].riskFactors.map((rule) => ({
+  return ruleSet.conditions[condition].riskFactors.map((rule) => ({
     name: rule.name,
     weight: weightPercent(rule.weight),
     applies: applied.some((factor) => factor.name === rule.name),
@@ -129,10 +130,11 @@ export type SymptomAnswers = Readonly<
 
 /** The nurse's answer per symptom of the condition's catalogue, in catalogue order. */
 export function symptomAnswerRows(
+  ruleSet: RuleSet,
   condition: Condition,
   answers: SymptomAnswers | undefined,
 ): { name: string; answer: string }[] {
-  return RULE_SET_V2.conditions[condition].symptoms.map((rule) => {
+  return ruleSet.conditions[condition].symptoms.map((rule) => {
     const answer = answers?.[rule.key];
     if (answer === undefined) return { name: rule.name, answer: notRecorded };
     if (!answer.present) return { name: rule.name, answer: 'No' };
