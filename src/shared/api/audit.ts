@@ -26,6 +26,8 @@ export const auditActions = [
   'patient_search',
   /** The Follow-up Due list read (it names patients); one row per page read. */
   'follow_up_list_view',
+  /** An impact analysis of a rule set version; the target is the version, never the dates. */
+  'rule_set_impact',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

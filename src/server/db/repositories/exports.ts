@@ -118,7 +118,7 @@ function jsonArrayFrom(engine: DatabaseEngine): typeof sqliteJsonArrayFrom {
  * rows hanging off an assessment come in the same statement as JSON arrays, one per table: read
  * as rows of their own, a page's child rows took as long to read and several times the memory.
  */
-function assessmentPage(
+export function assessmentPage(
   db: Executor,
   engine: DatabaseEngine,
   filter: AssessmentFilter,
@@ -160,7 +160,7 @@ function* lazily<Row, Item>(rows: readonly Row[], toItem: (row: Row) => Item): G
  * pages: on SQLite's single connection a slow client reading a download would otherwise make
  * every other request wait, and on PostgreSQL a connection would wait on the client.
  */
-async function* inPages<Row extends { id: string; created_at: string }>(
+export async function* inPages<Row extends { id: string; created_at: string }>(
   readPage: (after: Cursor | undefined) => Promise<Row[]>,
 ): AsyncGenerator<Row[]> {
   let after: Cursor | undefined;
