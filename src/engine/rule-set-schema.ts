@@ -65,20 +65,24 @@ function conditionRulesSchema(condition: Condition) {
     .strictObject({
       threshold: nonNegative,
       managementCap: nonNegative,
-      symptoms: z.array(
-        z.strictObject({
-          key,
-          name: asciiName,
-          weight: nonNegative,
-          scale: z.enum(['severity', 'weightChange', 'none']),
-        }),
-      ),
-      prerequisiteSymptoms: z.array(key),
-      riskFactors: z.array(
-        z.strictObject({ key, name: asciiName, weight: nonNegative, criterion: criterionSchema }),
-      ),
-      demographicFieldsRead: z.array(z.enum(DEMOGRAPHIC_FIELDS)),
-      comorbidities: z.array(z.enum(CONDITIONS)),
+      symptoms: z
+        .array(
+          z.strictObject({
+            key,
+            name: asciiName,
+            weight: nonNegative,
+            scale: z.enum(['severity', 'weightChange', 'none']),
+          }),
+        )
+        .readonly(),
+      prerequisiteSymptoms: z.array(key).readonly(),
+      riskFactors: z
+        .array(
+          z.strictObject({ key, name: asciiName, weight: nonNegative, criterion: criterionSchema }),
+        )
+        .readonly(),
+      demographicFieldsRead: z.array(z.enum(DEMOGRAPHIC_FIELDS)).readonly(),
+      comorbidities: z.array(z.enum(CONDITIONS)).readonly(),
       lastDoctorVisitScores: scoresPer(LAST_DOCTOR_VISIT_OPTIONS),
       prescriptionDurationScores: scoresPer(PRESCRIPTION_DURATION_OPTIONS),
     })

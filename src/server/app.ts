@@ -24,6 +24,7 @@ import { healthRoutes } from './routes/health.ts';
 import { patientRoutes } from './routes/patients.ts';
 import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { ruleSetRoutes } from './routes/rule-sets.ts';
 import { ruleSetImpactRoutes } from './routes/rule-set-impact.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
@@ -118,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(exportRoutes(context));
   await app.register(reviewRoutes(context));
   await app.register(worklistRoutes(context));
+  await app.register(ruleSetRoutes(context));
   await app.register(ruleSetImpactRoutes(context));
   await app.register(clientErrorRoutes());
 

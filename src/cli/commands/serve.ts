@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp, defaultWebRoot } from '../../server/app.ts';
 import { owaspScryptCost } from '../../server/auth/passwords.ts';
+import {
+  unknownActiveVersion,
+  unknownActiveVersionMessage,
+} from '../../server/services/rule-sets.ts';
 import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/database.ts';
@@ -29,6 +33,11 @@ export async function runServeCommand(args: string[]): Promise<number> {
   await migrateToLatest(database);
   const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
   await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
+  // Saves are refused then, but the server starts so that an administrator can activate another.
+  const unknownVersion = await unknownActiveVersion(context);
+  if (unknownVersion !== undefined) {
+    process.stderr.write(`${unknownActiveVersionMessage(unknownVersion)}\n`);
+  }
   const app = await buildApp({ context, webRoot: config.webRoot });
   logLostConnection = (error) =>
     app.log.warn(

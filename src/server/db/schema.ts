@@ -250,6 +250,15 @@ export interface WorklistTotalsTable {
   total: number;
 }
 
+/** One activation of a rule set version; the latest is the one saves score with. */
+export interface RuleSetActivationsTable {
+  id: string;
+  version: string;
+  activated_at: Timestamp;
+  /** The administrator who activated it. */
+  activated_by: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -271,4 +280,5 @@ export interface Database {
   agreement_counts: AgreementCountsTable;
   patient_follow_ups: PatientFollowUpsTable;
   worklist_totals: WorklistTotalsTable;
+  rule_set_activations: RuleSetActivationsTable;
 }

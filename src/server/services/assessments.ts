@@ -40,6 +40,7 @@ import {
   type PatientInput,
 } from './assessment-records.ts';
 import { parseHistorySearch } from './history-search.ts';
+import { activeRuleSet } from './rule-sets.ts';
 import { assertNumberFree, insertPatientRecord } from './patients.ts';
 
 type AssessmentBody = z.output<typeof assessmentBodySchema>;
@@ -207,10 +208,11 @@ export async function createAssessment(
   const at = now.toISOString();
   const id = timeOrderedId(now.getTime());
   const patientId = timeOrderedId(now.getTime());
-  const result = score(input);
   const createdLocalDate = localDate(now, context.config.timeZone);
   const insert = (code: string) =>
     context.database.transaction(async (trx) => {
+      // Scored with the rule set active when the save commits: one indexed read.
+      const result = score(input, await activeRuleSet(trx));
       const patientRecordId = await patientRecordFor(context, trx, requester, body);
       await assessmentsRepository.insertPatient(trx, {
         id: patientId,
@@ -299,10 +301,11 @@ export async function updateAssessment(
   body: AssessmentBody,
 ): Promise<Assessment> {
   const input = patientInput(body);
-  const result = score(input);
   const now = context.now();
   const at = now.toISOString();
   await context.database.transaction(async (trx) => {
+    // An update is scored anew, with the rule set active now, whatever its results had.
+    const result = score(input, await activeRuleSet(trx));
     const row = await assessmentsRepository.findAssessment(trx, id);
     if (row === undefined) throw notFound();
     assertLive(row);

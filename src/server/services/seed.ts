@@ -128,7 +128,8 @@ function patientData(random: () => number): PatientInput {
 }
 
 // The search index, live total and dates are kept by the database itself, from the assessments;
-// the dashboard's kept counts are applied from the written rows (keptCountsOf).
+// the dashboard's kept counts are applied from the written rows (keptCountsOf). Seeded
+// assessments are scored with the default rule set and activate none.
 type SeededTable = Exclude<
   keyof Database,
   | 'assessment_search'
@@ -138,6 +139,7 @@ type SeededTable = Exclude<
   | 'agreement_counts'
   | 'patient_follow_ups'
   | 'worklist_totals'
+  | 'rule_set_activations'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

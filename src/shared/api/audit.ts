@@ -28,6 +28,8 @@ export const auditActions = [
   'follow_up_list_view',
   /** An impact analysis of a rule set version; the target is the version, never the dates. */
   'rule_set_impact',
+  /** A rule set version made the one saves score with; the target is the version. */
+  'rule_set_activate',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

@@ -11,6 +11,7 @@ import { reviewJudgement } from './20261125T0200-review-judgement.ts';
 import { worklists } from './20261125T0300-worklists.ts';
 import { keptCounts } from './20261125T0400-kept-counts.ts';
 import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
+import { ruleSetActivations } from './20261125T0500-rule-set-activations.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -26,4 +27,5 @@ export const migrations: readonly TriageMigration[] = [
   worklists,
   keptCounts,
   keptCountTotals,
+  ruleSetActivations,
 ];
