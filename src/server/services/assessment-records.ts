@@ -7,7 +7,8 @@ import {
 } from '../../engine/index.ts';
 import type { AssessmentChildren, StoredAssessment } from '../db/repositories/assessments.ts';
 import { bool } from '../db/repositories/executor.ts';
-import type { RiskFactorsTable } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { ResultsTable, RiskFactorsTable } from '../db/schema.ts';
 
 /** The patient data a client sent, after validation: every part present, possibly empty. */
 export interface PatientInput {
@@ -160,4 +161,21 @@ export function storedPatientInput(
  */
 export function searchText(id: string, code: string | null, localDate: string): string {
   return `${id} ${code ?? ''} |${localDate}`.toLowerCase();
+}
+
+/**
+ * A new assessment's place in the worklists (0 a condition at High, 1 at Moderate, else 2): what
+ * the database keeps from its results rows (migration 20261125T0300-worklists), given with the
+ * row so that the results' triggers find it right and the save rewrites neither the assessment
+ * row nor its patient's follow-up row again for each result at High or Moderate.
+ */
+export function riskRankOf(
+  results: readonly Pick<Insertable<ResultsTable>, 'risk_status'>[],
+): number {
+  let rank = 2;
+  for (const { risk_status } of results) {
+    if (risk_status === 'TRUE') return 0;
+    if (risk_status === 'MAYBE') rank = 1;
+  }
+  return rank;
 }

@@ -35,6 +35,7 @@ import { endOfDayExclusive, localDate, startOfDay } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import {
   childRows,
+  riskRankOf,
   searchText,
   storedPatientInput,
   type PatientInput,
@@ -218,8 +219,10 @@ export async function createAssessment(
         id: patientId,
         ...patientRow(input, result, at),
       });
+      const children = childRows(id, input, result);
       await assessmentsRepository.insertAssessment(trx, {
         id,
+        risk_rank: riskRankOf(children.results),
         patient_id: patientId,
         patient_record_id: patientRecordId ?? null,
         assessment_code: code,
@@ -236,7 +239,6 @@ export async function createAssessment(
         patient_age: input.demographics.age ?? null,
         created_local_date: createdLocalDate,
       });
-      const children = childRows(id, input, result);
       await assessmentsRepository.insertChildren(trx, children);
       // A new assessment is live and has no review yet: it counts for its results alone.
       const counts = new KeptCountChanges();
