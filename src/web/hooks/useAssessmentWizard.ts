@@ -8,8 +8,10 @@ import {
   signOffAssessment,
   updateAssessment,
 } from '../api/assessments.ts';
+import { listRuleSets } from '../api/rule-sets.ts';
 import { notifySuccess } from '../components/assessment/notify.ts';
 import { errorMessage } from '../forms.ts';
+import { activeRuleSetOf, type ActiveRuleSet } from '../pages/assessment/activeRuleSet.ts';
 import { clearAssessmentDraft, readDraft, writeDraft } from '../pages/assessment/draft.ts';
 import {
   assessmentBody,
@@ -47,16 +49,28 @@ export interface WizardRecord {
 
 /**
  * The results on screen: the server's for a saved assessment without changes, otherwise computed
- * live in the browser by the shared engine from the current answers.
+ * live in the browser by the shared engine from the current answers, with the rule set the
+ * server's saves score with (loading while it is read).
  */
 export type DisplayedResults =
-  { status: 'ok'; source: 'saved' | 'live'; result: AssessmentResult } | { status: 'failed' };
+  | { status: 'ok'; source: 'saved' | 'live'; result: AssessmentResult }
+  | { status: 'loading' }
+  | { status: 'failed'; message: string };
 
-function liveResults(form: AssessmentForm, parsed: ParsedDemographics): DisplayedResults {
+function liveResults(
+  form: AssessmentForm,
+  parsed: ParsedDemographics,
+  active: ActiveRuleSet,
+): DisplayedResults {
+  if (active.status !== 'ok') return active;
   try {
-    return { status: 'ok', source: 'live', result: score(patientData(form, parsed)) };
+    return {
+      status: 'ok',
+      source: 'live',
+      result: score(patientData(form, parsed), active.ruleSet),
+    };
   } catch {
-    return { status: 'failed' };
+    return { status: 'failed', message: wizardTexts.calculationFailed };
   }
 }
 
@@ -84,6 +98,22 @@ export function useAssessmentWizard({
   const [failure, setFailure] = useState<Extract<Failure, { kind: 'failed' }> | null>(null);
   /** Notes the user had typed when a reload replaced them, kept on screen to copy from. */
   const [replacedNotes, setReplacedNotes] = useState<string | null>(null);
+  /** Read once as the wizard opens: an activation made meanwhile shows from the next one. */
+  const [activeRuleSet, setActiveRuleSet] = useState<ActiveRuleSet>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    listRuleSets(controller.signal).then(
+      (list) => setActiveRuleSet(activeRuleSetOf(list)),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setActiveRuleSet({
+          status: 'failed',
+          message: `${wizardTexts.ruleSetLoadFailed} ${errorMessage(error)}`,
+        });
+      },
+    );
+    return () => controller.abort();
+  }, []);
 
   const { form, saved } = record;
   const signedOff = saved?.signedOff === true;
@@ -98,8 +128,8 @@ export function useAssessmentWizard({
     () =>
       saved !== null && !dirty
         ? { status: 'ok', source: 'saved', result: saved.results }
-        : liveResults(form, parsed),
-    [saved, dirty, form, parsed],
+        : liveResults(form, parsed, activeRuleSet),
+    [saved, dirty, form, parsed, activeRuleSet],
   );
   const stepFacts: StepFacts = {
     demographics: parsed.values,

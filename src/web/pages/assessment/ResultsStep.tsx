@@ -20,6 +20,7 @@ import { AttentionGrid } from '../../components/assessment/AttentionGrid.tsx';
 import { ConditionResultCard } from '../../components/assessment/ConditionResultCard.tsx';
 import { DownloadReportButton } from '../../components/assessment/DownloadReportButton.tsx';
 import { FactorCountChart } from '../../components/assessment/FactorCountChart.tsx';
+import { LoadingText, loadingTexts } from '../../components/errors/LoadingText.tsx';
 import { Figure } from '../../components/assessment/Figure.tsx';
 import { ReplacedNotes } from '../../components/assessment/ReplacedNotes.tsx';
 import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
@@ -28,6 +29,7 @@ import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
 import { usePreviousAssessment } from '../../hooks/usePreviousAssessment.ts';
 import { safeGreen, safeOrange } from './display.ts';
 import { formatBmi, formatScore } from '../../../shared/display.ts';
+import { ruleSetLabel } from './activeRuleSet.ts';
 import { hasInvalidDemographics } from './form.ts';
 import { saveButtonState, wizardTexts } from './messages.ts';
 import { PatientPanel, SinceLastSection } from './SinceLastSection.tsx';
@@ -65,6 +67,7 @@ function Summary({
         {source === 'saved' && saved !== null
           ? `Results as saved on the server (last changed ${formatLocalDateTime(saved.updatedAt)}).`
           : 'Results calculated from the current answers; they are stored when the assessment is saved.'}
+        {` ${wizardTexts.scoredWith(ruleSetLabel(result.ruleSetVersion))}`}
         {saved?.signedOff === true &&
           saved.signedOffAt !== null &&
           ` Signed off by ${saved.signedOffBy ?? 'unknown'} on ${formatLocalDateTime(saved.signedOffAt)}.`}
@@ -237,9 +240,11 @@ export function ResultsStep({
   return (
     <Stack gap="xl">
       <PatientPanel patient={wizard.form.patient} previous={previous} />
-      {results.status === 'failed' ? (
+      {results.status === 'loading' ? (
+        <LoadingText text={loadingTexts.results} />
+      ) : results.status === 'failed' ? (
         <Alert color="red" title="Results">
-          {wizardTexts.calculationFailed}
+          {results.message}
         </Alert>
       ) : (
         <>

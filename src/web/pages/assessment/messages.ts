@@ -15,6 +15,12 @@ export const wizardTexts = {
   loadFailed: 'Failed to load assessment',
   loadFailedRetry: 'Failed to load assessment. Please try again.',
   calculationFailed: 'Failed to calculate results. Please check your input data.',
+  noActiveRuleSet:
+    'No guidelines version known to this server is active, so results cannot be calculated. An administrator can activate one on the Guidelines page.',
+  unknownRuleSet: (version: string) =>
+    `The active guidelines (version ${version}) are newer than this page. Reload the page to calculate results.`,
+  ruleSetLoadFailed: 'The active guidelines could not be loaded, so results cannot be calculated.',
+  scoredWith: (label: string) => `Scored with ${label}.`,
   unsavedChanges: 'Unsaved changes',
   asthmaPrerequisiteTitle: 'Prerequisites Required',
   asthmaPrerequisite: 'Cough OR Wheezing must be present for further assessment',
