@@ -9,6 +9,9 @@ Commands:
   seed --assessments N [--patients P] [--seed S]
                               Fill the database with N realistic, varied assessments
                               (with --patients, over P patient records with repeat visits)
+  rescore --rule-set VERSION [--from DATE] [--to DATE] [--json]
+                              Re-score the live assessments under a rule set version and show
+                              what changes per condition (the impact analysis; progress on stderr)
   user add --username NAME --role ROLE [--display-name TEXT]
                               Create an account (the password is read from stdin)
   user list | disable NAME | set-password NAME | set-role NAME ROLE
@@ -39,6 +42,10 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       const { runSeedCommand } = await import('./commands/seed.ts');
       return runSeedCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    }
+    case 'rescore': {
+      const { runRescoreCommand } = await import('./commands/rescore.ts');
+      return runRescoreCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     }
     case 'score': {
       const { runScoreCommand } = await import('./commands/score.ts');

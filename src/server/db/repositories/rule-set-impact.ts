@@ -42,7 +42,8 @@ export const ruleSetImpactRepository = {
   /**
    * Live assessments matching the filter, newest first, a page at a time in the exports' keyset
    * order, each page's child rows read by one statement per table for the page's ids. Nothing is
-   * kept between pages.
+   * kept between pages. The answers are those that score: the patient data rebuilt from them
+   * scores as the whole record does.
    */
   async *pages(
     db: Executor,
@@ -66,10 +67,14 @@ export const ruleSetImpactRepository = {
     );
     for await (const rows of assessmentPages) {
       const ids = rows.map((row) => row.id);
+      // Only the rows that can move a score: the engine reads a symptom answered absent as one
+      // not answered, and a condition's management only when it is diagnosed. More than half of
+      // the symptom rows are absent ones, and reading rows is most of an analysis's time.
       const symptoms = await db
         .selectFrom('symptoms')
         .selectAll()
         .where('assessment_id', 'in', ids)
+        .where('present', '=', true)
         .execute();
       const riskFactors = await db
         .selectFrom('risk_factors')
@@ -80,6 +85,7 @@ export const ruleSetImpactRepository = {
         .selectFrom('management')
         .selectAll()
         .where('assessment_id', 'in', ids)
+        .where('diagnosed', '=', true)
         .execute();
       const results = await db
         .selectFrom('results')
