@@ -167,6 +167,17 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     const searches = await auditRows('patient_search');
     expect(searches.length).toBeGreaterThanOrEqual(7);
     expect(JSON.stringify(searches).toLowerCase()).not.toContain('mwangi');
+
+    // The first key typed alone matches whole words (it starts a word of nearly every record);
+    // beside a longer word, a one-character word matches starts again.
+    await createPatient({ number: 'INIT-7', name: 'Jabu M Dube' });
+    expect(numbers(await search('m'))).toEqual(['INIT-7']);
+    expect(numbers(await search('M J'))).toEqual([]);
+    expect(numbers(await search('m jabu'))).toEqual(['INIT-7']);
+    expect(numbers(await search('7'))).toEqual(['INIT-7']);
+    expect(numbers(await search('s'))).toEqual([]);
+    expect(numbers(await search('init-7'))).toEqual(['INIT-7']);
+    expect(numbers(await search('dube j'))).toEqual(['INIT-7']);
   });
 
   it('changes a patient only at the version the user saw', async () => {

@@ -35,6 +35,8 @@ export function patientRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary:
             'Search live patient records by number or name (each word matches the start of a word), by number',
+          description:
+            'A search whose words are all of one character (the first key typed) matches them as whole words (an initial, a one-digit part of a number), so that it does not read every record; beside a longer word they match starts as usual.',
           tags,
           querystring: patientListQuerySchema,
           response: { 200: patientListSchema, ...errors },

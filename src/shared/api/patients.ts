@@ -66,7 +66,10 @@ export type PatientReference = z.infer<typeof patientReferenceSchema>;
 export const patientIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
 export const patientListQuerySchema = z.object({
-  /** A patient number, or words of the name; each word matches the start of a word. */
+  /**
+   * A patient number, or words of the name; each word matches the start of a word, except in a
+   * search of one-character words only (the first key typed), which match whole words.
+   */
   q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(300).optional(),

@@ -40,13 +40,30 @@ export function recordWordsText(words: Iterable<string>): string {
   return [...words].map((word) => ` ${word}`).join('');
 }
 
-/** The words of live records that start with `word`: a range of the words' search index. */
-function liveWordsStarting(db: Executor, word: string) {
-  return db
-    .selectFrom('patient_record_words')
-    .where('patient_record_words.word', '>=', word)
-    .where('patient_record_words.word', '<', afterPrefix(word))
-    .where('patient_record_words.live_number_key', 'is not', null);
+/**
+ * A search whose words are all of one character (the first key a user types) matches them as
+ * whole words (an initial, a one-digit part of a number), not as starts: 'm' starts a word of
+ * nearly every record, and finding and ordering them all took most of a second at 300,000
+ * records, during which SQLite serves nothing else. With a longer word beside them, one-character
+ * words match starts as usual ('MRN-3').
+ */
+export function matchesWholeWords(words: readonly string[]): boolean {
+  return words.length > 0 && words.every((word) => word.length === 1);
+}
+
+/**
+ * The words of live records that start with `word`, or, for a search of whole words, that are
+ * `word`: a range of the words' search index.
+ */
+function liveWordsStarting(db: Executor, word: string, whole = false) {
+  const words = db.selectFrom('patient_record_words');
+  return (
+    whole
+      ? words.where('patient_record_words.word', '=', word)
+      : words
+          .where('patient_record_words.word', '>=', word)
+          .where('patient_record_words.word', '<', afterPrefix(word))
+  ).where('patient_record_words.live_number_key', 'is not', null);
 }
 
 export interface PatientRecordCursor {
@@ -137,7 +154,9 @@ export const patientRecordsRepository = {
       if (level.length < 2) break;
       await Promise.all(
         level.map(async (entry) => {
-          const sample = liveWordsStarting(db, entry.word).select('patient_record_words.word');
+          const sample = liveWordsStarting(db, entry.word, matchesWholeWords(words)).select(
+            'patient_record_words.word',
+          );
           const row = await db
             .selectFrom(sample.limit(size).as('sample'))
             .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -167,6 +186,7 @@ export const patientRecordsRepository = {
   ): Promise<{ rows: PatientRecordRow[]; total: number }> {
     const [first, ...rest] = words;
     if (first === undefined) return this.everyLive(db, limit, after);
+    const whole = matchesWholeWords(words);
     // The words of live records that the first search word starts. When that is one word (a
     // surname typed whole, say), its entries are one a record and already in the order of the
     // records' numbers: the page is the first of them, and counting reads nothing else.
@@ -174,7 +194,7 @@ export const patientRecordsRepository = {
       .selectNoFrom((eb) => [
         eb
           .selectFrom(
-            liveWordsStarting(db, first)
+            liveWordsStarting(db, first, whole)
               .select('patient_record_words.word')
               .orderBy('patient_record_words.word')
               .limit(1)
@@ -184,7 +204,7 @@ export const patientRecordsRepository = {
           .as('lowest'),
         eb
           .selectFrom(
-            liveWordsStarting(db, first)
+            liveWordsStarting(db, first, whole)
               .select('patient_record_words.word')
               .orderBy('patient_record_words.word', 'desc')
               .limit(1)
@@ -202,7 +222,7 @@ export const patientRecordsRepository = {
             .selectFrom('patient_record_words')
             .where('patient_record_words.word', '=', bounds.lowest)
             .where('patient_record_words.live_number_key', 'is not', null)
-        : liveWordsStarting(db, first)
+        : liveWordsStarting(db, first, whole)
     ).select([
       'patient_record_words.patient_record_id as id',
       'patient_record_words.live_number_key as number_key',
@@ -211,7 +231,13 @@ export const patientRecordsRepository = {
     if (!oneWord) matches = matches.distinct();
     // Words hold letters and digits only: nothing in them is special to LIKE.
     for (const word of rest) {
-      matches = matches.where('patient_record_words.record_words', 'like', `% ${word}%`);
+      matches = whole
+        ? matches.where(
+            sql<string>`${sql.ref('patient_record_words.record_words')} || ' '`,
+            'like',
+            `% ${word} %`,
+          )
+        : matches.where('patient_record_words.record_words', 'like', `% ${word}%`);
     }
     const matched = db.selectFrom(matches.as('matched'));
     let page: { id: string; number_key: string | null; total?: number }[];
