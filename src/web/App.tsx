@@ -43,6 +43,11 @@ const FollowUpPage = lazy(() =>
     default: module.FollowUpPage,
   })),
 );
+const GuidelinesPage = lazy(() =>
+  import('./pages/guidelines/GuidelinesPage.tsx').then((module) => ({
+    default: module.GuidelinesPage,
+  })),
+);
 const SavedAssessmentPage = lazy(() =>
   import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
     default: module.SavedAssessmentPage,
@@ -124,6 +129,7 @@ export function App() {
                 </RequirePermission>
               }
             />
+            <Route path="guidelines" element={<GuidelinesPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

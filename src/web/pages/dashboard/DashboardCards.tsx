@@ -32,7 +32,10 @@ export function AdminToolsCard() {
 /** The four risk classes the card lists (spec section 2.3). */
 const riskClasses = ['FALSE', 'MAYBE', 'TRUE', 'DIAGNOSED'] as const;
 
-/** The guidelines card: the rule set's version, the six conditions and the risk classes. */
+/**
+ * The guidelines card: the rule set's version, the six conditions and the risk classes, leading
+ * to the Guidelines page with every weight.
+ */
 export function GuidelinesCard() {
   return (
     <Card
@@ -65,6 +68,11 @@ export function GuidelinesCard() {
               </Badge>
             </li>
           ))}
+        </Group>
+        <Group>
+          <Button component={Link} to="/guidelines" variant="default">
+            Read the guidelines
+          </Button>
         </Group>
       </Stack>
     </Card>
