@@ -34,7 +34,8 @@ export function attachmentFileName(contentDisposition: string | null, fallback: 
   return baseName === undefined || baseName === '' || /^\.+$/.test(baseName) ? fallback : baseName;
 }
 
-function saveBlob(blob: Blob, fileName: string): void {
+/** Hands a file made in the browser (or fetched) to the downloads under the given name. */
+export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

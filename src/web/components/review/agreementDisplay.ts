@@ -20,7 +20,11 @@ export function kappaStrength(kappa: number): string {
  * minimum (with how many there are), and a note when every review is in one status.
  */
 export function kappaText(kappa: number | null, matrix: readonly (readonly number[])[]): string {
-  const pairs = matrixTotal(matrix);
+  return kappaOfPairsText(kappa, matrixTotal(matrix));
+}
+
+/** Kappa as `kappaText` shows it, given the number of paired ratings it was computed over. */
+export function kappaOfPairsText(kappa: number | null, pairs: number): string {
   if (pairs < kappaMinimumPairs) return `Not enough reviews (${pairs} of ${kappaMinimumPairs})`;
   if (kappa === null) return 'Not defined: one status only';
   // −0.00 reads oddly; a kappa that rounds to zero is shown as 0.00.

@@ -23,6 +23,7 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { ActivateRuleSet } from './ActivateRuleSet.tsx';
 import { guidelinesTexts } from './guidelinesDisplay.ts';
+import { ImpactPanel } from './ImpactPanel.tsx';
 import { RuleSetTables } from './RuleSetTables.tsx';
 
 type Load<T> =
@@ -122,10 +123,11 @@ function RuleSetDetails({ version }: { version: string }) {
 
 /**
  * Clinical Guidelines: every weight, threshold and cap of a rule set version, which version is
- * active, and activation for admins.
+ * active, activation for admins and the impact analysis for doctors and admins.
  */
 export function GuidelinesPage() {
   usePageTitle('Clinical Guidelines');
+  const user = useSignedInUser();
   const [searchParams, setSearchParams] = useSearchParams();
   const { load, retry } = useLoad(listRuleSets, 'list');
 
@@ -178,6 +180,9 @@ export function GuidelinesPage() {
                 <VersionStatus summary={chosen} onActivated={retry} />
               </Stack>
             </Card>
+            {can(user.role, 'ruleSet.impact') && (
+              <ImpactPanel version={chosen.version} title={chosen.title} />
+            )}
             {/* Keyed: another version's rules are never shown while this one loads. */}
             <RuleSetDetails key={chosen.version} version={chosen.version} />
           </>
