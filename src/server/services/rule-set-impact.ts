@@ -22,7 +22,7 @@ import { assessmentsRepository } from '../db/repositories/assessments.ts';
 import { bool } from '../db/repositories/executor.ts';
 import {
   ruleSetImpactRepository,
-  type ImpactPage,
+  type ImpactAssessment,
   type LockedReviewRow,
 } from '../db/repositories/rule-set-impact.ts';
 import { storedPatientInput } from './assessment-records.ts';
@@ -140,47 +140,22 @@ class ConditionTally {
   }
 }
 
-function groupedBy<Row extends { assessment_id: string }>(
-  rows: readonly Row[],
-): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const group = groups.get(row.assessment_id);
-    if (group === undefined) groups.set(row.assessment_id, [row]);
-    else group.push(row);
-  }
-  return groups;
-}
-
 /** Re-scores a page's assessments from their stored answers into the tallies. */
 function tallyPage(
-  page: ImpactPage,
+  page: readonly ImpactAssessment[],
   ruleSet: RuleSet,
   tallies: ReadonlyMap<Condition, ConditionTally>,
 ): void {
-  const symptoms = groupedBy(page.symptoms);
-  const management = groupedBy(page.management);
-  const results = groupedBy(page.results);
-  const reviews = groupedBy(page.reviews);
-  const riskFactors = new Map(page.riskFactors.map((row) => [row.assessment_id, row]));
-  for (const assessment of page.assessments) {
-    const input = storedPatientInput({
-      patient: assessment.patient,
-      riskFactors: riskFactors.get(assessment.id),
-      symptoms: symptoms.get(assessment.id) ?? [],
-      management: management.get(assessment.id) ?? [],
-    });
-    const storedStatuses = new Map(
-      (results.get(assessment.id) ?? []).map((row) => [row.condition, row.risk_status]),
-    );
-    const assessmentReviews = reviews.get(assessment.id) ?? [];
+  for (const assessment of page) {
+    const input = storedPatientInput(assessment);
+    const storedStatuses = new Map(assessment.statuses);
     for (const result of score(input, ruleSet).conditions) {
       const stored = storedStatuses.get(result.condition);
       const tally = tallies.get(result.condition);
       // Every save stores a result per condition; a row missing all the same has nothing to compare.
       if (stored === undefined || tally === undefined) continue;
       tally.rescored(statusIndex(stored), statusIndex(result.riskStatus));
-      for (const review of assessmentReviews) {
+      for (const review of assessment.reviews) {
         if (review.condition === result.condition)
           tally.reviewed(review, stored, result.riskStatus);
       }
@@ -209,7 +184,7 @@ export async function analyseRuleSetImpact(
   for await (const page of ruleSetImpactRepository.pages(db, engine, filter)) {
     options.signal?.throwIfAborted();
     tallyPage(page, ruleSet, tallies);
-    done += page.assessments.length;
+    done += page.length;
     // Saves made in the range while the analysis runs may take it past the first count.
     options.onProgress?.({ done, total: Math.max(total, done) });
     await yieldToEventLoop();

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import type { DoctorReviewsTable } from '../schema.ts';
 import type {
@@ -12,44 +12,59 @@ import type {
 import type { Executor } from './executor.ts';
 import { assessmentPage, inPages } from './exports.ts';
 
-/** The stored status of one condition of an assessment. */
-export type StoredStatusRow = Pick<ResultRow, 'assessment_id' | 'condition' | 'risk_status'>;
-
 /** A decided row of a finalized doctor review: what the doctor chose for one condition. */
 export type LockedReviewRow = Pick<
   Selectable<DoctorReviewsTable>,
-  'assessment_id' | 'condition' | 'agreed' | 'doctor_status'
+  'condition' | 'agreed' | 'doctor_status'
 >;
 
-/** One assessment of a page as the impact analysis reads it: its id and its patient's row. */
-export interface RescoredAssessmentRow {
+/** One live assessment as the impact analysis reads it: the answers that score, and its review. */
+export interface ImpactAssessment {
   id: string;
-  created_at: string;
   patient: PatientRow;
+  riskFactors: RiskFactorsRow | undefined;
+  /** Present symptoms only. */
+  symptoms: SymptomRow[];
+  /** Diagnosed conditions only. */
+  management: ManagementRow[];
+  /** The stored status of each condition. */
+  statuses: Array<[condition: string, status: ResultRow['risk_status']]>;
+  reviews: LockedReviewRow[];
 }
 
-/** A page of live assessments with the rows the re-scoring and the agreement read. */
-export interface ImpactPage {
-  assessments: RescoredAssessmentRow[];
-  symptoms: SymptomRow[];
-  riskFactors: RiskFactorsRow[];
-  management: ManagementRow[];
-  results: StoredStatusRow[];
-  reviews: LockedReviewRow[];
+/**
+ * A column per table that holds each assessment's rows as one JSON array of arrays (no keys),
+ * grouped by assessment: node:sqlite makes an object per row, and one row per assessment instead
+ * of ten or six read a page's symptoms and results 30 to 40 % faster.
+ */
+function rowsAsJson(engine: DatabaseEngine, columns: readonly string[]): RawBuilder<string> {
+  const list = sql.join(columns.map((column) => sql.ref(column)));
+  return engine === 'postgres'
+    ? sql`json_agg(json_build_array(${list}))::text`
+    : sql`json_group_array(json_array(${list}))`;
+}
+
+/** Each assessment's JSON column, parsed, by assessment id. */
+function byAssessment<Row>(
+  rows: ReadonlyArray<{ assessment_id: string; rows: string }>,
+): Map<string, Row[]> {
+  return new Map(rows.map((row) => [row.assessment_id, JSON.parse(row.rows) as Row[]]));
 }
 
 export const ruleSetImpactRepository = {
   /**
    * Live assessments matching the filter, newest first, a page at a time in the exports' keyset
    * order, each page's child rows read by one statement per table for the page's ids. Nothing is
-   * kept between pages. The answers are those that score: the patient data rebuilt from them
-   * scores as the whole record does.
+   * kept between pages. Only the rows that can move a score are read: the engine reads a symptom
+   * answered absent as one not answered, and a condition's management only when it is diagnosed
+   * (more than half of the symptom rows are absent ones, and reading rows is most of an
+   * analysis's time); the patient data rebuilt from them scores as the whole record does.
    */
   async *pages(
     db: Executor,
     engine: DatabaseEngine,
     filter: AssessmentFilter,
-  ): AsyncGenerator<ImpactPage> {
+  ): AsyncGenerator<ImpactAssessment[]> {
     const assessmentPages = inPages((after) =>
       assessmentPage(db, engine, filter, after)
         .select([
@@ -67,58 +82,92 @@ export const ruleSetImpactRepository = {
     );
     for await (const rows of assessmentPages) {
       const ids = rows.map((row) => row.id);
-      // Only the rows that can move a score: the engine reads a symptom answered absent as one
-      // not answered, and a condition's management only when it is diagnosed. More than half of
-      // the symptom rows are absent ones, and reading rows is most of an analysis's time.
-      const symptoms = await db
-        .selectFrom('symptoms')
-        .selectAll()
-        .where('assessment_id', 'in', ids)
-        .where('present', '=', true)
-        .execute();
-      const riskFactors = await db
-        .selectFrom('risk_factors')
-        .selectAll()
-        .where('assessment_id', 'in', ids)
-        .execute();
-      const management = await db
-        .selectFrom('management')
-        .selectAll()
-        .where('assessment_id', 'in', ids)
-        .where('diagnosed', '=', true)
-        .execute();
-      const results = await db
-        .selectFrom('results')
-        .select(['assessment_id', 'condition', 'risk_status'])
-        .where('assessment_id', 'in', ids)
-        .execute();
-      const reviews = await db
+      const symptoms = byAssessment<[string, string, string | null]>(
+        await db
+          .selectFrom('symptoms')
+          .select([
+            'assessment_id',
+            rowsAsJson(engine, ['condition', 'symptom_key', 'severity']).as('rows'),
+          ])
+          .where('assessment_id', 'in', ids)
+          .where('present', '=', true)
+          .groupBy('assessment_id')
+          .execute(),
+      );
+      const management = byAssessment<[string, string | null, string | null]>(
+        await db
+          .selectFrom('management')
+          .select([
+            'assessment_id',
+            rowsAsJson(engine, ['condition', 'last_doctor_visit', 'prescription_duration']).as(
+              'rows',
+            ),
+          ])
+          .where('assessment_id', 'in', ids)
+          .where('diagnosed', '=', true)
+          .groupBy('assessment_id')
+          .execute(),
+      );
+      const statuses = byAssessment<[string, ResultRow['risk_status']]>(
+        await db
+          .selectFrom('results')
+          .select(['assessment_id', rowsAsJson(engine, ['condition', 'risk_status']).as('rows')])
+          .where('assessment_id', 'in', ids)
+          .groupBy('assessment_id')
+          .execute(),
+      );
+      const riskFactors = new Map(
+        (
+          await db
+            .selectFrom('risk_factors')
+            .selectAll()
+            .where('assessment_id', 'in', ids)
+            .execute()
+        ).map((row) => [row.assessment_id, row]),
+      );
+      const reviews = new Map<string, LockedReviewRow[]>();
+      for (const { assessment_id, ...review } of await db
         .selectFrom('doctor_reviews')
         .select(['assessment_id', 'condition', 'agreed', 'doctor_status'])
         .where('assessment_id', 'in', ids)
         .where('locked', '=', true)
         .where('decided', '=', true)
-        .execute();
-      yield {
-        assessments: rows.map((row) => ({
-          id: row.id,
-          created_at: row.created_at,
-          patient: {
-            id: row.patient_id,
-            age: row.age,
-            gender: row.gender,
-            height: row.height,
-            weight: row.weight,
-            bmi: row.bmi,
-            updated_at: row.patient_updated_at,
-          },
+        .execute()) {
+        const ofAssessment = reviews.get(assessment_id);
+        if (ofAssessment === undefined) reviews.set(assessment_id, [review]);
+        else ofAssessment.push(review);
+      }
+      yield rows.map((row) => ({
+        id: row.id,
+        patient: {
+          id: row.patient_id,
+          age: row.age,
+          gender: row.gender,
+          height: row.height,
+          weight: row.weight,
+          bmi: row.bmi,
+          updated_at: row.patient_updated_at,
+        },
+        riskFactors: riskFactors.get(row.id),
+        symptoms: (symptoms.get(row.id) ?? []).map(([condition, symptom_key, severity]) => ({
+          assessment_id: row.id,
+          condition,
+          symptom_key,
+          present: true,
+          severity,
         })),
-        symptoms,
-        riskFactors,
-        management,
-        results,
-        reviews,
-      };
+        management: (management.get(row.id) ?? []).map(
+          ([condition, last_doctor_visit, prescription_duration]) => ({
+            assessment_id: row.id,
+            condition,
+            diagnosed: true,
+            last_doctor_visit,
+            prescription_duration,
+          }),
+        ),
+        statuses: statuses.get(row.id) ?? [],
+        reviews: reviews.get(row.id) ?? [],
+      }));
     }
   },
 };
