@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { score, type AssessmentResult } from '../../engine/index.ts';
+import { DEFAULT_RULE_SET, score, type AssessmentResult } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import {
@@ -284,6 +284,11 @@ export function useAssessmentWizard({
 
   return {
     code: record.code,
+    /**
+     * The rules the steps show (management scores and caps): the active ones once read, the
+     * default until then. Results are never computed with a guess (they wait for the active ones).
+     */
+    rulesShown: activeRuleSet.status === 'ok' ? activeRuleSet.ruleSet : DEFAULT_RULE_SET,
     saved,
     form,
     parsed,

@@ -155,6 +155,7 @@ export function AssessmentWizard({
         )}
         {step === 4 && (
           <ManagementStep
+            ruleSet={wizard.rulesShown}
             management={wizard.form.management}
             onChange={(management) => wizard.updateForm((form) => ({ ...form, management }))}
             onBack={() => goToStep(3, lastConditionIndex)}

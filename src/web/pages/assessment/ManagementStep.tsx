@@ -12,14 +12,15 @@ import {
 import {
   CONDITION_DISPLAY_NAMES,
   CONDITIONS,
-  DEFAULT_RULE_SET,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
   type Condition,
+  type ConditionRules,
   type LastDoctorVisit,
   type ManagementAnswer,
   type ManagementAnswers,
   type PrescriptionDuration,
+  type RuleSet,
 } from '../../../engine/index.ts';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
 import { formatOptionScore, lastDoctorVisitOption, prescriptionDurationOption } from './display.ts';
@@ -39,15 +40,17 @@ function diagnosedAnswer(
 
 function ConditionManagement({
   condition,
+  rules,
   answer,
   onChange,
 }: {
   condition: Condition;
+  rules: ConditionRules;
   answer: ManagementAnswer | undefined;
   onChange: (answer: ManagementAnswer) => void;
 }) {
   const name = CONDITION_DISPLAY_NAMES[condition];
-  const cap = DEFAULT_RULE_SET.conditions[condition].managementCap;
+  const cap = rules.managementCap;
   const diagnosed = answer?.diagnosed === true;
   return (
     <Card withBorder radius="md" padding="md">
@@ -77,7 +80,7 @@ function ConditionManagement({
                 { value: '', label: 'Select timeframe' },
                 ...LAST_DOCTOR_VISIT_OPTIONS.map((option) => ({
                   value: option,
-                  label: lastDoctorVisitOption(condition, option),
+                  label: lastDoctorVisitOption(rules, option),
                 })),
               ]}
             />
@@ -98,7 +101,7 @@ function ConditionManagement({
                 { value: '', label: 'Select duration' },
                 ...PRESCRIPTION_DURATION_OPTIONS.map((option) => ({
                   value: option,
-                  label: prescriptionDurationOption(condition, option),
+                  label: prescriptionDurationOption(rules, option),
                 })),
               ]}
             />
@@ -115,11 +118,14 @@ function ConditionManagement({
 }
 
 export function ManagementStep({
+  ruleSet,
   management,
   onChange,
   onBack,
   onCalculate,
 }: {
+  /** The rules whose scores and caps the options show: those saves score with. */
+  ruleSet: RuleSet;
   management: ManagementAnswers;
   onChange: (management: ManagementAnswers) => void;
   onBack: () => void;
@@ -135,6 +141,7 @@ export function ManagementStep({
         <ConditionManagement
           key={condition}
           condition={condition}
+          rules={ruleSet.conditions[condition]}
           answer={management[condition]}
           onChange={(answer) => onChange(withManagementAnswer(management, condition, answer))}
         />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RISK_STATUSES } from '../../../engine/index.ts';
+import { DEFAULT_RULE_SET, RISK_STATUSES, ruleSetByVersion } from '../../../engine/index.ts';
 import {
   bmiNote,
   lastDoctorVisitOption,
@@ -23,12 +23,36 @@ describe('needsAttention', () => {
 
 describe('management options', () => {
   it("show each option's score for the condition", () => {
-    expect(lastDoctorVisitOption('HIV', 'never')).toBe('Never (1.50)');
-    expect(lastDoctorVisitOption('HIV', '>12months')).toBe('More than 12 months ago (1.25)');
-    expect(lastDoctorVisitOption('DM2', '>12months')).toBe('More than 12 months ago (1.00)');
-    expect(lastDoctorVisitOption('Asthma', '4-6months')).toBe('4-6 months ago (0.75)');
-    expect(prescriptionDurationOption('TB', '4-6months')).toBe('4-6 months (0.50)');
-    expect(prescriptionDurationOption('DM2', '<4months')).toBe('Less than 4 months (0.75)');
+    expect(lastDoctorVisitOption(DEFAULT_RULE_SET.conditions.HIV, 'never')).toBe('Never (1.50)');
+    expect(lastDoctorVisitOption(DEFAULT_RULE_SET.conditions.HIV, '>12months')).toBe(
+      'More than 12 months ago (1.25)',
+    );
+    expect(lastDoctorVisitOption(DEFAULT_RULE_SET.conditions.DM2, '>12months')).toBe(
+      'More than 12 months ago (1.00)',
+    );
+    expect(lastDoctorVisitOption(DEFAULT_RULE_SET.conditions.Asthma, '4-6months')).toBe(
+      '4-6 months ago (0.75)',
+    );
+    expect(prescriptionDurationOption(DEFAULT_RULE_SET.conditions.TB, '4-6months')).toBe(
+      '4-6 months (0.50)',
+    );
+    expect(prescriptionDurationOption(DEFAULT_RULE_SET.conditions.DM2, '<4months')).toBe(
+      'Less than 4 months (0.75)',
+    );
+  });
+
+  it('show the scores of the rule set given', () => {
+    const rules = {
+      ...ruleSetByVersion('2.0-dm2-bmi-0.25').conditions.HIV,
+      lastDoctorVisitScores: {
+        never: 2,
+        '<4months': 0,
+        '4-6months': 0,
+        '6-12months': 0,
+        '>12months': 1,
+      },
+    };
+    expect(lastDoctorVisitOption(rules, 'never')).toBe('Never (2.00)');
   });
 });
 

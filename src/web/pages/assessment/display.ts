@@ -1,6 +1,5 @@
 import {
-  DEFAULT_RULE_SET,
-  type Condition,
+  type ConditionRules,
   type LastDoctorVisit,
   type PrescriptionDuration,
   type RiskStatus,
@@ -57,17 +56,17 @@ export const weightChangeLabels: Record<WeightChange, string> = {
   gain: 'Weight Gain',
 };
 
-/** An option with the score it adds for the condition, such as 'Never (1.50)'. */
-export function lastDoctorVisitOption(condition: Condition, option: LastDoctorVisit): string {
-  const score = DEFAULT_RULE_SET.conditions[condition].lastDoctorVisitScores[option];
+/** An option with the score it adds under the condition's rules, such as 'Never (1.50)'. */
+export function lastDoctorVisitOption(rules: ConditionRules, option: LastDoctorVisit): string {
+  const score = rules.lastDoctorVisitScores[option];
   return `${lastDoctorVisitLabels[option]} (${formatOptionScore(score)})`;
 }
 
 export function prescriptionDurationOption(
-  condition: Condition,
+  rules: ConditionRules,
   option: PrescriptionDuration,
 ): string {
-  const score = DEFAULT_RULE_SET.conditions[condition].prescriptionDurationScores[option];
+  const score = rules.prescriptionDurationScores[option];
   return `${prescriptionDurationLabels[option]} (${formatOptionScore(score)})`;
 }
 
