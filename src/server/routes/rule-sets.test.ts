@@ -235,6 +235,21 @@ describe.each(testDatabases())('rule set versions on $engine', (testDatabase) =>
     ]);
   });
 
+  it('is in the OpenAPI document with its schemas', async () => {
+    const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    type Operation = {
+      tags?: string[];
+      responses?: Record<string, unknown>;
+      requestBody?: unknown;
+    };
+    const paths = document.json<{ paths: Record<string, Record<string, Operation>> }>().paths;
+    expect(paths['/api/rule-sets']?.get?.tags).toEqual(['rule-sets']);
+    expect(paths['/api/rule-sets']?.get?.responses).toHaveProperty('200');
+    expect(paths['/api/rule-sets/{version}']?.get?.responses).toHaveProperty('404');
+    expect(paths['/api/rule-sets/active']?.put?.requestBody).toBeDefined();
+    expect(paths['/api/rule-sets/active']?.put?.responses).toHaveProperty('403');
+  });
+
   it('refuses saves while the recorded active version is one this build does not know', async () => {
     t.advance(60_000);
     await t.database.db
