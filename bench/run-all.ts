@@ -2,7 +2,7 @@
  * Every benchmark in turn, each in its own process so that none inherits another's heap:
  *   node bench/run-all.ts [--engine sqlite|postgres|both] [--assessments 100000] [--seconds 10]
  *     [--clients 16] [--patients 30000] [--keep]
- * The seeded databases are shared by history, export, extractor and dashboard (patients seeds its
+ * The seeded databases are shared by history, export, extractor, dashboard and rescore (patients seeds its
  * own, over --patients patient records; worklists seeds and drops its own), and dropped at the end
  * unless --keep is given.
  */
@@ -30,6 +30,7 @@ const runs: [script: string, args: string[]][] = [
   ['extractor.ts', [...common, ...seeded]],
   ['patients.ts', [...common, ...seeded, '--patients', String(options.patients)]],
   ['dashboard.ts', [...common, ...seeded]],
+  ['rescore.ts', [...common, ...seeded]],
   // Seeds a database of its own (with patient records) and drops it at its end.
   ['worklists.ts', [...common, '--assessments', String(options.assessments)]],
   ...(options.engines.includes('postgres') ? [['scale-out.ts', common] as [string, string[]]] : []),
