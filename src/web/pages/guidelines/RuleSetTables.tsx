@@ -37,7 +37,7 @@ function SharedFigures({ ruleSet }: { ruleSet: RuleSet }) {
         A present symptom adds its weight times the multiplier of its answer; a risk factor that
         applies adds its weight.
       </Text>
-      <ScrollableTable label="Multipliers and scores" minWidth={360}>
+      <ScrollableTable label="Multipliers and scores" minWidth={260}>
         <Table verticalSpacing={4} fz="sm" withTableBorder aria-labelledby="shared-figures">
           <Table.Thead>
             <Table.Tr>
@@ -98,7 +98,7 @@ function ConditionRulesCard({ condition, ruleSet }: { condition: Condition; rule
         <Title order={2} size="h3" id={headingId}>
           {name}
         </Title>
-        <ScrollableTable label={`${name} figures`} minWidth={320}>
+        <ScrollableTable label={`${name} figures`} minWidth={260}>
           <Table verticalSpacing={4} fz="sm" withTableBorder>
             <Table.Caption>{name}: threshold, management cap and comorbidities</Table.Caption>
             <Table.Tbody>
