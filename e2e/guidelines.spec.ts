@@ -201,6 +201,7 @@ test("every weight, threshold and cap on the page is the data's, and a nurse may
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalOverflow(page);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/guidelines-narrow.png' });
 });
 
