@@ -285,8 +285,8 @@ export function useAssessmentWizard({
   return {
     code: record.code,
     /**
-     * The rules the steps show (management scores and caps): the active ones once read, the
-     * default until then. Results are never computed with a guess (they wait for the active ones).
+     * The rules the steps show (names, automatic risk factors, management scores and caps): the
+     * active ones once read, the default until then. Results are never computed with a guess (they wait for the active ones).
      */
     rulesShown: activeRuleSet.status === 'ok' ? activeRuleSet.ruleSet : DEFAULT_RULE_SET,
     saved,

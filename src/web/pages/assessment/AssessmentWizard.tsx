@@ -137,6 +137,7 @@ export function AssessmentWizard({
         )}
         {step === 2 && (
           <RiskFactorsStep
+            ruleSet={wizard.rulesShown}
             answers={wizard.form.riskFactors}
             onChange={(riskFactors) => wizard.updateForm((form) => ({ ...form, riskFactors }))}
             onBack={() => goToStep(1)}
@@ -145,6 +146,7 @@ export function AssessmentWizard({
         )}
         {step === 3 && (
           <SymptomsStep
+            ruleSet={wizard.rulesShown}
             symptoms={wizard.form.symptoms}
             conditionIndex={conditionIndex}
             onChange={(symptoms) => wizard.updateForm((form) => ({ ...form, symptoms }))}

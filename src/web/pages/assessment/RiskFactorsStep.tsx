@@ -2,10 +2,10 @@ import { Alert, Button, Group, List, Stack } from '@mantine/core';
 import {
   CONDITION_DISPLAY_NAMES,
   CONDITIONS,
-  DEFAULT_RULE_SET,
   FAMILY_HISTORY_CONDITIONS,
   type RiskFactorAnswers,
   type RiskFactorCriterion,
+  type RuleSet,
 } from '../../../engine/index.ts';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
 
@@ -17,21 +17,25 @@ const demographicCriteria: ReadonlySet<RiskFactorCriterion['kind']> = new Set([
 ]);
 
 /** Risk factors the engine applies from the demographics alone, listed from the rule set. */
-const automaticRiskFactors = CONDITIONS.flatMap((condition) =>
-  DEFAULT_RULE_SET.conditions[condition].riskFactors
-    .filter((factor) => demographicCriteria.has(factor.criterion.kind))
-    .map((factor) => ({
-      key: `${condition}-${factor.key}`,
-      text: `${factor.name} (${CONDITION_DISPLAY_NAMES[condition]})`,
-    })),
-);
+const automaticRiskFactors = (ruleSet: RuleSet) =>
+  CONDITIONS.flatMap((condition) =>
+    ruleSet.conditions[condition].riskFactors
+      .filter((factor) => demographicCriteria.has(factor.criterion.kind))
+      .map((factor) => ({
+        key: `${condition}-${factor.key}`,
+        text: `${factor.name} (${CONDITION_DISPLAY_NAMES[condition]})`,
+      })),
+  );
 
 export function RiskFactorsStep({
+  ruleSet,
   answers,
   onChange,
   onBack,
   onContinue,
 }: {
+  /** The rules whose automatic risk factors are listed: those saves score with. */
+  ruleSet: RuleSet;
   answers: RiskFactorAnswers;
   onChange: (answers: RiskFactorAnswers) => void;
   onBack: () => void;
@@ -63,7 +67,7 @@ export function RiskFactorsStep({
       <Alert color="blue" title="Automatic risk factors" role="note">
         These risk factors are applied automatically from the demographics, with no question:
         <List size="sm" mt="xs">
-          {automaticRiskFactors.map((factor) => (
+          {automaticRiskFactors(ruleSet).map((factor) => (
             <List.Item key={factor.key}>{factor.text}</List.Item>
           ))}
         </List>

@@ -3,10 +3,11 @@ import { Alert, Button, Card, Group, Progress, Stack, Text, Title } from '@manti
 import {
   CONDITION_DISPLAY_NAMES,
   CONDITIONS,
-  DEFAULT_RULE_SET,
   SEVERITIES,
+  SYMPTOM_CATALOGUE,
   WEIGHT_CHANGES,
   type Condition,
+  type RuleSet,
   type SymptomAnswer,
   type SymptomAnswers,
   type SymptomRule,
@@ -84,7 +85,7 @@ function ConditionNotice({ condition }: { condition: Condition }) {
       </Alert>
     );
   }
-  if (DEFAULT_RULE_SET.conditions[condition].symptoms.length === 0) {
+  if (SYMPTOM_CATALOGUE[condition].length === 0) {
     return (
       <Alert color="blue" title={wizardTexts.asymptomaticTitle} role="note">
         {CONDITION_DISPLAY_NAMES[condition]} has no symptoms to record. It is assessed from risk
@@ -97,6 +98,7 @@ function ConditionNotice({ condition }: { condition: Condition }) {
 
 /** The symptoms of one condition at a time, in the order of spec 2.6. */
 export function SymptomsStep({
+  ruleSet,
   symptoms,
   conditionIndex,
   onChange,
@@ -104,6 +106,8 @@ export function SymptomsStep({
   onBack,
   onContinue,
 }: {
+  /** The rules whose symptom names are shown: those saves score with. */
+  ruleSet: RuleSet;
   symptoms: SymptomAnswers;
   conditionIndex: number;
   onChange: (symptoms: SymptomAnswers) => void;
@@ -114,7 +118,7 @@ export function SymptomsStep({
   const condition = CONDITIONS[conditionIndex] ?? CONDITIONS[0];
   const position = CONDITIONS.indexOf(condition) + 1;
   const answers = symptomAnswers(symptoms, condition);
-  const rules = DEFAULT_RULE_SET.conditions[condition];
+  const rules = ruleSet.conditions[condition];
   // Moving between conditions replaces the questions: start keyboard and screen reader users at
   // the new condition's name rather than on a button that may just have become disabled.
   const headingRef = useRef<HTMLHeadingElement>(null);
