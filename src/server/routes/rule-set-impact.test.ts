@@ -9,6 +9,7 @@ import {
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
+import { analyseRuleSetImpact } from '../services/rule-set-impact.ts';
 
 const patient = {
   demographics: { age: 55, gender: 'Female', height: 160, weight: 80 },
@@ -126,6 +127,30 @@ describe.each(testDatabases())('POST /api/rule-sets/:version/impact on $engine',
     ]);
     const json = await post(doctor, url, {});
     expect(lines.at(-1)).toEqual({ result: json.json<ImpactResult>() });
+  });
+
+  it('lets the event loop turn after every page, so that a server on node:sqlite answers other requests meanwhile', async () => {
+    let running = true;
+    let turns = 0;
+    const pagesDone: number[] = [];
+    const turn = () => {
+      if (!running) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await analyseRuleSetImpact(
+      t.context,
+      DEFAULT_RULE_SET,
+      {},
+      {
+        onProgress: () => pagesDone.push(turns),
+      },
+    );
+    running = false;
+    // node:sqlite answers synchronously: without a yield, no turn would come between pages.
+    expect(pagesDone).toHaveLength(2);
+    expect(turns).toBeGreaterThan(pagesDone[0] ?? Infinity);
   });
 
   it('refuses nurses (403), an unknown version (404), and bad dates naming the field (400)', async () => {
