@@ -24,6 +24,8 @@ export interface Config {
   followUpDaysHigh: number;
   /** Days after an assessment with a condition at Moderate (and none at High). */
   followUpDaysModerate: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are closed. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +108,6 @@ export function loadConfig(env: Env = process.env): Config {
     patientIdSystem,
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
     followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),
+    shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 0, 3600),
   };
 }
