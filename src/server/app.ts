@@ -15,12 +15,14 @@ import type { AppContext } from './context.ts';
 import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
 import { installInputGuards } from './input-guards.ts';
+import { installMetrics } from './metrics.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { patientRoutes } from './routes/patients.ts';
 import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
@@ -91,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie);
   installGuard(app, context);
   installInputGuards(app);
+  const metrics = installMetrics(app, context);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -109,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.swagger(),
   );
   await app.register(healthRoutes(context));
+  await app.register(metricsRoutes(metrics));
   await app.register(sessionRoutes(context));
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));

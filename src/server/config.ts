@@ -20,6 +20,8 @@ export interface Config {
   webRoot: string | undefined;
   /** The FHIR identifier system (a URI) under which the clinic's patient numbers are exported. */
   patientIdSystem: string;
+  /** A Bearer token that may read GET /api/metrics without a session (a Prometheus server's). */
+  metricsToken: string | undefined;
   /** Days after an assessment with a condition at High that the patient is due for follow-up. */
   followUpDaysHigh: number;
   /** Days after an assessment with a condition at Moderate (and none at High). */
@@ -71,6 +73,18 @@ function isUri(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(text) && URL.canParse(text);
 }
 
+/** A metrics token is long enough that it cannot be guessed, and fits in a header as it is. */
+function metricsTokenOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{32,512}$/.test(raw)) {
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be 32 to 512 printable characters without spaces (such as the output of openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -106,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
     patientIdSystem,
+    metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
     followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 0, 3600),

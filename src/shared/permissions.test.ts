@@ -75,6 +75,8 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
     ['ruleSet.impact'],
     { nurse: false, doctor: true, admin: true },
   ],
+  // Not in decisions.md: the server's metrics (issue 22).
+  ['read the server metrics', ['metrics.read'], { nurse: false, doctor: false, admin: true }],
 ];
 
 describe('the role policy follows decisions.md section 1', () => {

@@ -42,6 +42,8 @@ export const permissions = {
   'ruleSet.impact': ['doctor', 'admin'],
   'users.manage': ['admin'],
   'audit.read': ['admin'],
+  /** The server's metrics (GET /api/metrics), which the METRICS_TOKEN setting also reads. */
+  'metrics.read': ['admin'],
   /** Any signed-in user may report a browser error to the server log. */
   'clientErrors.report': ['nurse', 'doctor', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -6,7 +6,7 @@ import { testDatabases } from '../testing/databases.ts';
 import { signedInAs, testPassword } from '../testing/users.ts';
 
 const minute = 60_000;
-const publicOperations = new Set(['POST /api/session', 'GET /api/health']);
+const publicOperations = new Set(['POST /api/session', 'GET /api/health', 'GET /api/health/ready']);
 
 describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase) => {
   let t: TestApp;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { isMetricsToken } from '../metrics.ts';
 import { recordAudit } from '../services/audit.ts';
 import { can, type Action } from './policy.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
@@ -131,6 +132,8 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
       request.user = await resolveSession(context, sessionId);
       request.sessionId = request.user === null ? null : sessionId;
     }
+    const metricsToken = request.routeOptions.config.metricsToken === true;
+    if (metricsToken && isMetricsToken(context, request.headers.authorization)) return;
     if (stateChanging.has(request.method)) checkSameOrigin(request);
     if (access === 'session') requireUser(request);
     else authorize(request, access);

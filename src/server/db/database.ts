@@ -26,7 +26,22 @@ export interface DatabaseHandle {
   engine: DatabaseEngine;
   /** The PostgreSQL schema the tables live in; undefined on SQLite. */
   schema?: string | undefined;
+  /** The PostgreSQL pool's connections now (for the metrics); undefined on SQLite. */
+  poolFigures?: (() => PoolFigures) | undefined;
+  /**
+   * Hears the number of changes each SQLite group commit stored (for the metrics); returns the
+   * function that stops listening. Undefined on PostgreSQL, which commits each change alone.
+   */
+  onCommitBatch?: ((listener: (changes: number) => void) => () => void) | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolFigures {
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -103,6 +118,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       transaction: (work) => db.transaction().execute(work),
       engine: 'postgres',
       schema: options.postgresSchema ?? 'public',
+      poolFigures: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       close: () => db.destroy(),
     };
   }
@@ -111,10 +131,21 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new NodeSqliteDatabase(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const batchListeners = new Set<(changes: number) => void>();
   return {
     db,
-    transaction: groupCommit(db, () => sqlite.inTransaction),
+    transaction: groupCommit(
+      db,
+      () => sqlite.inTransaction,
+      (changes) => {
+        for (const listener of batchListeners) listener(changes);
+      },
+    ),
     engine: 'sqlite',
+    onCommitBatch(listener) {
+      batchListeners.add(listener);
+      return () => batchListeners.delete(listener);
+    },
     close: () => db.destroy(),
   };
 }

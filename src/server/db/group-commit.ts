@@ -25,7 +25,12 @@ const maxChangesPerCommit = 64;
  * `inTransaction` tells when it has, and then every change of the batch is rejected with that
  * failure, since none of them was stored.
  */
-export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) {
+export function groupCommit(
+  db: Kysely<Database>,
+  inTransaction: () => boolean,
+  /** Hears how many changes each commit stored. */
+  onCommitted: (changes: number) => void = () => undefined,
+) {
   const queue: QueuedWork[] = [];
   let draining = false;
 
@@ -78,6 +83,7 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) 
       for (const { item } of batch) item.reject(failure);
       return;
     }
+    onCommitted(batch.length);
     for (const { item, value } of batch) item.resolve(value);
   }
 

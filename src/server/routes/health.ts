@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
-import { healthResponseSchema } from '../../shared/api/health.ts';
+import { healthResponseSchema, readinessResponseSchema } from '../../shared/api/health.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -54,6 +54,26 @@ export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
           database: context.database.engine,
           version: productVersion,
         };
+      },
+    );
+
+    // For a load balancer or an orchestrator's readiness probe: send no requests here while the
+    // database does not answer.
+    app.get(
+      '/api/health/ready',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'Ready to serve: 503 while the database does not answer; needs no session',
+          tags: ['system'],
+          response: { 200: readinessResponseSchema, 503: errorEnvelopeSchema },
+        },
+      },
+      async () => {
+        if (!(await databaseAnswers(context.database.db))) {
+          throw new AppError(503, 'database_unavailable', databaseDoesNotAnswer);
+        }
+        return { status: 'ready' as const, database: context.database.engine };
       },
     );
   };

@@ -6,4 +6,9 @@ export const healthResponseSchema = z.object({
   version: z.string(),
 });
 
+export const readinessResponseSchema = z.object({
+  status: z.literal('ready'),
+  database: z.enum(['sqlite', 'postgres']),
+});
+
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
