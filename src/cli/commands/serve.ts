@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from '../../server/app.ts';
 import { owaspScryptCost } from '../../server/auth/passwords.ts';
 import {
@@ -8,19 +8,41 @@ import {
 } from '../../server/services/rule-sets.ts';
 import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDatabase } from '../../server/db/database.ts';
+import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
+import {
+  checkAdministratorSettings,
+  checkDatabaseReachable,
+  checkDataDir,
+  checkHostResolves,
+  checkWebRoot,
+  listenFaultOf,
+} from '../../server/startup.ts';
+import { buildWebIfNeeded } from '../web-build.ts';
 
-async function buildWebIfMissing(): Promise<void> {
-  if (fs.existsSync(path.join(defaultWebRoot, 'index.html'))) return;
-  process.stdout.write('Building the web app (first start)...\n');
+const projectRoot = path.resolve(import.meta.dirname, '../../..');
+
+async function buildWeb(): Promise<void> {
   const { build } = await import('vite');
   await build({ logLevel: 'warn' });
 }
 
 export async function runServeCommand(args: string[]): Promise<number> {
   const config = loadConfig();
-  if (args.includes('--build-if-needed')) await buildWebIfMissing();
+  // Settings that can be checked without side effects are checked before anything is built,
+  // created or migrated; each fault is one line naming its variable (main.ts prints it).
+  checkAdministratorSettings(config);
+  checkWebRoot(config.webRoot);
+  await checkHostResolves(config.host);
+  if (config.databaseUrl === undefined) checkDataDir(config.dataDir);
+  if (args.includes('--build-if-needed') && config.webRoot === undefined) {
+    await buildWebIfNeeded({
+      root: projectRoot,
+      webRoot: defaultWebRoot,
+      build: buildWeb,
+      say: (line) => process.stdout.write(`${line}\n`),
+    });
+  }
 
   // The server carries on when a database connection is lost: requests answer 503 until the pool
   // connects again. A loss before the app and its log exist goes unlogged.
@@ -30,7 +52,14 @@ export async function runServeCommand(args: string[]): Promise<number> {
     dataDir: config.dataDir,
     onConnectionLost: (error) => logLostConnection(error),
   });
-  await migrateToLatest(database);
+  let applied: string[];
+  try {
+    await checkDatabaseReachable(database, config.databaseUrl);
+    applied = await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
   await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
   // Saves are refused then, but the server starts so that an administrator can activate another.
@@ -39,21 +68,55 @@ export async function runServeCommand(args: string[]): Promise<number> {
     process.stderr.write(`${unknownActiveVersionMessage(unknownVersion)}\n`);
   }
   const app = await buildApp({ context, webRoot: config.webRoot });
+  for (const migration of applied) app.log.info({ migration }, 'applied a database migration');
   logLostConnection = (error) =>
     app.log.warn(
       { err: { type: error.name, message: error.message } },
       'a database connection was lost',
     );
 
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await database.close();
+    throw listenFaultOf(error, config.host, config.port) ?? error;
+  }
+  stopOnSignals(app, database, config.shutdownTimeoutSeconds);
+  return 0;
+}
+
+/**
+ * SIGTERM or SIGINT: stop taking connections and let the requests in flight finish, for at most
+ * the shutdown timeout; then close the connections still open and the database (so that SQLite
+ * checkpoints cleanly) and exit.
+ */
+function stopOnSignals(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  timeoutSeconds: number,
+): void {
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // In-flight requests finish; then the database is closed so that SQLite checkpoints cleanly.
-    void app
-      .close()
-      .then(() => database.close())
+    app.log.info({ signal, timeoutSeconds }, 'shutting down');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
+    });
+    void Promise.race([app.close().then(() => 'closed' as const), deadline])
+      .then(async (outcome) => {
+        clearTimeout(timer);
+        if (outcome === 'timeout') {
+          app.log.warn(
+            { timeoutSeconds },
+            'requests were still in flight at the shutdown deadline; their connections are closed',
+          );
+          app.server.closeAllConnections();
+        }
+        await database.close();
+      })
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -64,7 +127,4 @@ export async function runServeCommand(args: string[]): Promise<number> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-
-  await app.listen({ port: config.port, host: config.host });
-  return 0;
 }
