@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RULE_SET } from '../../engine/index.ts';
 import { auditListSchema } from '../../shared/api/audit.ts';
@@ -6,6 +7,7 @@ import {
   impactStreamLineSchema,
   type ImpactResult,
 } from '../../shared/rule-set-impact.ts';
+import { friendlyMessages } from '../../shared/texts.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
@@ -151,6 +153,26 @@ describe.each(testDatabases())('POST /api/rule-sets/:version/impact on $engine',
     // node:sqlite answers synchronously: without a yield, no turn would come between pages.
     expect(pagesDone).toHaveLength(2);
     expect(turns).toBeGreaterThan(pagesDone[0] ?? Infinity);
+  });
+
+  it('ends the stream with an error line, not a result, when the analysis fails midway', async () => {
+    const streamed = post(doctor, url, {}, { accept: 'application/x-ndjson' });
+    // Once the analysis is under way, its next read of the results fails.
+    await new Promise((resolve) => setImmediate(resolve));
+    await sql`alter table results rename to results_away`.execute(t.database.db);
+    const response = await streamed;
+    await sql`alter table results_away rename to results`.execute(t.database.db);
+    expect(response.statusCode).toBe(200);
+    const lines = response.body
+      .trimEnd()
+      .split('\n')
+      .map((text) => impactStreamLineSchema.parse(JSON.parse(text)));
+    expect(lines.at(-1)).toEqual({
+      error: { code: 'internal', message: friendlyMessages.unexpected },
+    });
+    expect(lines.slice(0, -1).every((line) => 'progress' in line)).toBe(true);
+    // The database is whole again: the next analysis answers.
+    expect((await post(doctor, url, {})).statusCode).toBe(200);
   });
 
   it('refuses nurses (403), an unknown version (404), and bad dates naming the field (400)', async () => {
