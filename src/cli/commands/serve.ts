@@ -105,9 +105,13 @@ function stopOnSignals(
     const deadline = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
     });
+    // Closing the server ends the connections idle at that moment only; a kept-alive connection
+    // whose request finishes later would otherwise hold the close open until the deadline.
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
     void Promise.race([app.close().then(() => 'closed' as const), deadline])
       .then(async (outcome) => {
         clearTimeout(timer);
+        clearInterval(idleSweep);
         if (outcome === 'timeout') {
           app.log.warn(
             { timeoutSeconds },
