@@ -16,6 +16,9 @@ Commands:
                               Create an account (the password is read from stdin)
   user list | disable NAME | set-password NAME | set-role NAME ROLE
                               Manage accounts
+  api-token create --name NAME | list | revoke NAME
+                              API tokens for another system's FHIR reads
+                              (create prints the token once; only its hash is kept)
   --help                      Show this help
 `;
 
@@ -38,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
       });
+    }
+    case 'api-token': {
+      const { runApiTokenCommand } = await import('./commands/api-token.ts');
+      return runApiTokenCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     }
     case 'seed': {
       const { runSeedCommand } = await import('./commands/seed.ts');

@@ -21,6 +21,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { exportRoutes } from './routes/exports.ts';
+import { fhirRoutes } from './routes/fhir.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { patientRoutes } from './routes/patients.ts';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(ruleSetRoutes(context));
   await app.register(ruleSetImpactRoutes(context));
   await app.register(clientErrorRoutes());
+  await app.register(fhirRoutes(context), { prefix: '/fhir' });
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

@@ -40,6 +40,8 @@ export const permissions = {
   'ruleSet.activate': ['admin'],
   /** Re-scoring the live assessments under a rule set version, saving nothing (issue 19). */
   'ruleSet.impact': ['doctor', 'admin'],
+  /** The FHIR R4 read API (issue 20), which an API token may also use. */
+  'fhir.read': ['nurse', 'doctor', 'admin'],
   'users.manage': ['admin'],
   'audit.read': ['admin'],
   /** The server's metrics (GET /api/metrics), which the METRICS_TOKEN setting also reads. */

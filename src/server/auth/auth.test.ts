@@ -6,7 +6,12 @@ import { testDatabases } from '../testing/databases.ts';
 import { signedInAs, testPassword } from '../testing/users.ts';
 
 const minute = 60_000;
-const publicOperations = new Set(['POST /api/session', 'GET /api/health', 'GET /api/health/ready']);
+const publicOperations = new Set([
+  'POST /api/session',
+  'GET /api/health',
+  'GET /api/health/ready',
+  'GET /fhir/metadata',
+]);
 
 describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase) => {
   let t: TestApp;
@@ -53,7 +58,12 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
         operation: `${method} ${path}`,
         status: 401,
       });
-      expect(response.json<{ error: { code: string } }>().error.code).toBe('unauthenticated');
+      // The FHIR API answers in FHIR: an OperationOutcome, not the product's envelope.
+      if (path.startsWith('/fhir/')) {
+        expect(response.json<{ issue: Array<{ code: string }> }>().issue[0]?.code).toBe('login');
+      } else {
+        expect(response.json<{ error: { code: string } }>().error.code).toBe('unauthenticated');
+      }
     }
   });
 

@@ -3,6 +3,7 @@ import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { isMetricsToken } from '../metrics.ts';
+import { resolveApiToken, type ApiTokenIdentity } from '../services/api-tokens.ts';
 import { recordAudit } from '../services/audit.ts';
 import { can, type Action } from './policy.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
@@ -13,10 +14,17 @@ export type Access = 'public' | 'session' | Action;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * `read`: the route also admits an API token (`Authorization: Bearer`) in place of a
+     * session. Only GET routes may say so; on every other route a token is not looked at.
+     */
+    apiToken?: 'read';
   }
   interface FastifyRequest {
     user: SessionUser | null;
     sessionId: string | null;
+    /** The API token that made the request, on a route that admits one and had no session. */
+    apiToken: ApiTokenIdentity | null;
   }
 }
 
@@ -63,9 +71,21 @@ export function authorize(request: FastifyRequest, action: Action): SessionUser 
   return user;
 }
 
-/** Whether a route pattern (as registered, never as a request spelled it) belongs to the API. */
+/**
+ * Whether a route pattern (as registered, never as a request spelled it) belongs to the API: the
+ * product's own (`/api`) or the FHIR read API (`/fhir`).
+ */
 function isApiRoute(pattern: string | undefined): boolean {
-  return pattern !== undefined && (pattern === '/api' || pattern.startsWith('/api/'));
+  return (
+    pattern !== undefined &&
+    ['/api', '/fhir'].some((root) => pattern === root || pattern.startsWith(`${root}/`))
+  );
+}
+
+/** The token of an `Authorization: Bearer` header, if the request has one. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
 }
 
 function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
@@ -106,10 +126,17 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
 export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiToken', null);
 
   // Secure by default: an API route that does not say who may use it stops the start. The web
   // app's files and the API documentation pages (registered by plugins) are public.
   app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (route.config?.apiToken !== undefined && methods.some((m) => m !== 'GET' && m !== 'HEAD')) {
+      throw new Error(
+        `Route ${methods.join(',')} ${route.url} admits API tokens but is not a read`,
+      );
+    }
     if (route.config?.access !== undefined) return;
     const documentation =
       route.url === documentationRoot || route.url.startsWith(`${documentationRoot}/`);
@@ -135,6 +162,16 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
     const metricsToken = request.routeOptions.config.metricsToken === true;
     if (metricsToken && isMetricsToken(context, request.headers.authorization)) return;
     if (stateChanging.has(request.method)) checkSameOrigin(request);
+    if (request.user === null && request.routeOptions.config.apiToken === 'read') {
+      const token = bearerToken(request);
+      if (token !== undefined) {
+        request.apiToken = (await resolveApiToken(context, token)) ?? null;
+        if (request.apiToken === null) {
+          throw new AppError(401, 'unauthenticated', 'The API token is not valid.');
+        }
+        return;
+      }
+    }
     if (access === 'session') requireUser(request);
     else authorize(request, access);
   });

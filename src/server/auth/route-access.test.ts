@@ -9,7 +9,12 @@ import type { Access } from './guard.ts';
 import { verifyPassword } from './passwords.ts';
 import { can } from './policy.ts';
 
-const publicOperations = new Set(['POST /api/session', 'GET /api/health', 'GET /api/health/ready']);
+const publicOperations = new Set([
+  'POST /api/session',
+  'GET /api/health',
+  'GET /api/health/ready',
+  'GET /fhir/metadata',
+]);
 const someId = '019ab6f2-1c3d-7e4f-8a9b-0c1d2e3f4a5b';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -259,6 +259,20 @@ export interface RuleSetActivationsTable {
   activated_by: string;
 }
 
+/** An API token for another system's FHIR reads; only its SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: string;
+  /** Unique among live (unrevoked) tokens. */
+  name: string;
+  /** Hex SHA-256 of the token. */
+  token_hash: string;
+  created_at: Timestamp;
+  /** Who made it: the command line's operator when null. */
+  created_by: string | null;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -281,4 +295,5 @@ export interface Database {
   patient_follow_ups: PatientFollowUpsTable;
   worklist_totals: WorklistTotalsTable;
   rule_set_activations: RuleSetActivationsTable;
+  api_tokens: ApiTokensTable;
 }

@@ -480,6 +480,13 @@ export async function getAssessment(
   return present(stored);
 }
 
+/** A live assessment, for a reader that is not a signed-in user (the FHIR API's tokens). */
+export async function getLiveAssessment(context: AppContext, id: string): Promise<Assessment> {
+  const stored = await loadOrThrow(context.database.db, id);
+  if (stored.assessment.deleted_at !== null) throw notFound();
+  return present(stored);
+}
+
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
 }

@@ -110,6 +110,22 @@ export function resourceId(assessmentId: string, part: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * How the resources of an assessment and the Patient of a patient record are named. Exports use
+ * name-based UUIDs (`exportIds`); the FHIR read API uses ids it can resolve back to the stored
+ * records (services/fhir-api.ts), which a hash cannot be.
+ */
+export interface ResourceIds {
+  /** A resource of an assessment, by the part it is (`risk-assessment/DM2`, `patient`). */
+  ofAssessment(assessmentId: string, part: string): string;
+  ofPatientRecord(recordId: string): string;
+}
+
+export const exportIds: ResourceIds = {
+  ofAssessment: resourceId,
+  ofPatientRecord: (recordId) => resourceId(recordId, 'patient'),
+};
+
 function conditionConcept(condition: Condition): CodeableConcept {
   const codes = conditionCodes[condition];
   return {
@@ -127,11 +143,12 @@ function observation(
   measurement: Measurement,
   value: number,
   reference: Referencer,
+  ids: ResourceIds,
 ): Observation & { id: string } {
   const m = measurements[measurement];
   return {
     resourceType: 'Observation',
-    id: resourceId(assessment.id, `observation/${measurement}`),
+    id: ids.ofAssessment(assessment.id, `observation/${measurement}`),
     status: assessment.signedOff ? 'final' : 'preliminary',
     ...(m.vitalSign
       ? {
@@ -208,10 +225,11 @@ const fhirGender = (gender: 'Male' | 'Female'): 'male' | 'female' =>
 export function patientRecordResource(
   record: PatientRecordIdentity,
   identifierSystem: string,
+  ids: ResourceIds = exportIds,
 ): Patient & { id: string } {
   return {
     resourceType: 'Patient',
-    id: resourceId(record.id, 'patient'),
+    id: ids.ofPatientRecord(record.id),
     identifier: [{ system: identifierSystem, value: record.number }],
     ...(record.name === null ? {} : { name: [{ text: record.name }] }),
     ...(record.gender === null ? {} : { gender: fhirGender(record.gender) }),
@@ -230,6 +248,7 @@ export function assessmentResources(
   reviews: readonly ConditionReview[],
   reference: Referencer,
   linked?: LinkedPatient,
+  ids: ResourceIds = exportIds,
 ): AssessmentResource[] {
   const status = assessment.signedOff ? 'final' : 'preliminary';
   const { age, gender, height, weight, bmi } = assessment.demographics;
@@ -237,10 +256,10 @@ export function assessmentResources(
     linked === undefined
       ? {
           resourceType: 'Patient',
-          id: resourceId(assessment.id, 'patient'),
+          id: ids.ofAssessment(assessment.id, 'patient'),
           ...(gender === undefined ? {} : { gender: fhirGender(gender) }),
         }
-      : patientRecordResource(linked.record, linked.identifierSystem);
+      : patientRecordResource(linked.record, linked.identifierSystem, ids);
 
   const measured: Array<[Measurement, number | undefined]> = [
     ['age', age],
@@ -250,7 +269,9 @@ export function assessmentResources(
     ['bmi', bmi > 0 ? Math.round(bmi * 10) / 10 : undefined],
   ];
   const observations = measured.flatMap(([measurement, value]) =>
-    value === undefined ? [] : [observation(assessment, patient, measurement, value, reference)],
+    value === undefined
+      ? []
+      : [observation(assessment, patient, measurement, value, reference, ids)],
   );
 
   const diagnosed = new Map<Condition, FhirCondition & { id: string }>();
@@ -258,7 +279,7 @@ export function assessmentResources(
     if (result.riskStatus !== 'DIAGNOSED') continue;
     diagnosed.set(result.condition, {
       resourceType: 'Condition',
-      id: resourceId(assessment.id, `condition/${result.condition}`),
+      id: ids.ofAssessment(assessment.id, `condition/${result.condition}`),
       clinicalStatus: {
         coding: [
           { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
@@ -296,7 +317,7 @@ export function assessmentResources(
       .map((review) => ({ text: review.comments, authorString: review.reviewed_by }));
     return {
       resourceType: 'RiskAssessment',
-      id: resourceId(assessment.id, `risk-assessment/${result.condition}`),
+      id: ids.ofAssessment(assessment.id, `risk-assessment/${result.condition}`),
       status,
       subject: reference(patient),
       occurrenceDateTime: assessment.createdAt,

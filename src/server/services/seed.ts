@@ -140,6 +140,7 @@ type SeededTable = Exclude<
   | 'patient_follow_ups'
   | 'worklist_totals'
   | 'rule_set_activations'
+  | 'api_tokens'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

@@ -30,6 +30,12 @@ export const auditActions = [
   'rule_set_impact',
   /** A rule set version made the one saves score with; the target is the version. */
   'rule_set_activate',
+  /** An API token made (its name is the target; the token itself is never recorded). */
+  'api_token_create',
+  /** An API token revoked; the target is its name. */
+  'api_token_revoke',
+  /** A FHIR API read; the target is the resource read, the actor the user or `api-token:NAME`. */
+  'fhir_read',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

@@ -12,6 +12,7 @@ import { worklists } from './20261125T0300-worklists.ts';
 import { keptCounts } from './20261125T0400-kept-counts.ts';
 import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 import { ruleSetActivations } from './20261125T0500-rule-set-activations.ts';
+import { apiTokens } from './20261125T0610-api-tokens.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly TriageMigration[] = [
   keptCounts,
   keptCountTotals,
   ruleSetActivations,
+  apiTokens,
 ];

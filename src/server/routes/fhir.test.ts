@@ -1,0 +1,530 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PatientData } from '../../engine/index.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import type { Patient } from '../../shared/api/patients.ts';
+import { createApiToken, revokeApiToken } from '../services/api-tokens.ts';
+import { openTestApp, type TestApp } from '../testing/app.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { fhirValidator } from '../testing/fhir-schema.ts';
+import { signedInAs } from '../testing/users.ts';
+
+const patientIdSystem = 'https://clinic.example/fhir/patient-number';
+
+const validateFhir = fhirValidator([
+  'Bundle',
+  'Patient',
+  'RiskAssessment',
+  'OperationOutcome',
+  'CapabilityStatement',
+  'Observation',
+  'Condition',
+]);
+
+interface FhirJson {
+  resourceType: string;
+  id?: string;
+  [key: string]: unknown;
+}
+interface SearchsetJson extends FhirJson {
+  type: string;
+  total: number;
+  link: Array<{ relation: string; url: string }>;
+  entry?: Array<{ fullUrl: string; resource: FhirJson; search: { mode: string } }>;
+}
+interface OutcomeJson extends FhirJson {
+  issue: Array<{ severity: string; code: string; diagnostics: string }>;
+}
+
+const visit = (weight: number, extra: PatientData = {}): PatientData => ({
+  demographics: { age: 58, gender: 'Female', height: 162, weight },
+  riskFactors: { familyHistory: { DM2: true } },
+  symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
+  ...extra,
+});
+
+/** The resource with every id and reference taken out: what the API and the export share. */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'id' && key !== 'reference')
+      .map(([key, v]) => [key, withoutIds(v)]),
+  );
+}
+
+describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase) => {
+  let t: TestApp;
+  let nurse: { cookie: string };
+  let doctor: { cookie: string };
+  let admin: { cookie: string; userId: string };
+  let amina: Patient;
+  let gone: Patient;
+  /** Amina's live assessments, oldest first. */
+  const visits: Assessment[] = [];
+  let deleted: Assessment;
+  let unlinked: Assessment;
+  let ofGone: Assessment;
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
+  const read = async <T extends FhirJson>(
+    who: { cookie: string },
+    url: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await get(url, { cookie: who.cookie, ...headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+    const body = response.json<T>();
+    expect(validateFhir(body)).toEqual([]);
+    return body;
+  };
+  const refused = async (
+    url: string,
+    status: number,
+    code: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await get(url, headers);
+    expect(response.statusCode, `${url} ${response.body}`).toBe(status);
+    expect(response.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+    const body = response.json<OutcomeJson>();
+    expect(body.resourceType).toBe('OperationOutcome');
+    expect(validateFhir(body)).toEqual([]);
+    expect(body.issue[0]?.severity).toBe('error');
+    expect(body.issue[0]?.code).toBe(code);
+    expect(body).not.toHaveProperty('error');
+    // No patient data comes back in a diagnostic, whatever the request carried.
+    for (const text of ['MRN-0077', 'mrn-0077', 'Amina', 'Okafor', '1967-05-04']) {
+      expect(response.body).not.toContain(text);
+    }
+    return response;
+  };
+  const post = async (who: { cookie: string }, url: string, payload: object) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: who.cookie },
+      payload,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response;
+  };
+  const remove = async (who: { cookie: string }, url: string, version: number) => {
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url,
+      headers: { cookie: who.cookie, 'if-match': `"${version}"` },
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  };
+
+  beforeAll(async () => {
+    t = await openTestApp(testDatabase, { TRIAGE_PATIENT_ID_SYSTEM: patientIdSystem });
+    nurse = await signedInAs(t, 'nurse');
+    doctor = await signedInAs(t, 'doctor');
+    admin = await signedInAs(t, 'admin');
+    amina = (
+      await post(nurse, '/api/patients', {
+        number: 'MRN-0077',
+        name: 'Amina Okafor',
+        birthDate: '1967-05-04',
+        gender: 'Female',
+      })
+    ).json<Patient>();
+    gone = (await post(nurse, '/api/patients', { number: 'MRN-0099' })).json<Patient>();
+    for (const weight of [70, 76, 82]) {
+      visits.push(
+        (
+          await post(nurse, '/api/assessments', { ...visit(weight), patientId: amina.id })
+        ).json<Assessment>(),
+      );
+      t.advance(60_000);
+    }
+    deleted = (
+      await post(nurse, '/api/assessments', { ...visit(90), patientId: amina.id })
+    ).json<Assessment>();
+    await remove(nurse, `/api/assessments/${deleted.id}`, deleted.version);
+    t.advance(60_000);
+    unlinked = (
+      await post(nurse, '/api/assessments', {
+        ...visit(65, { management: { Hypertension: { diagnosed: true } } }),
+      })
+    ).json<Assessment>();
+    ofGone = (
+      await post(nurse, '/api/assessments', { ...visit(60), patientId: gone.id })
+    ).json<Assessment>();
+    await remove(admin, `/api/patients/${gone.id}`, 1);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const auditRows = () =>
+    t.database.db
+      .selectFrom('audit_events')
+      .select(['user_id', 'username', 'action', 'target_type', 'target_id'])
+      .where('action', '=', 'fhir_read')
+      .orderBy('id')
+      .execute();
+
+  it('states what it supports in a CapabilityStatement, to anyone', async () => {
+    const response = await get('/fhir/metadata');
+    expect(response.statusCode).toBe(200);
+    const statement = response.json<FhirJson & Record<string, never>>();
+    expect(validateFhir(statement)).toEqual([]);
+    expect(response.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+    expect(statement).toMatchObject({
+      resourceType: 'CapabilityStatement',
+      status: 'active',
+      kind: 'instance',
+      fhirVersion: '4.0.1',
+      format: ['json'],
+      implementation: { url: 'http://localhost:80/fhir' },
+    });
+    const rest = (
+      statement as unknown as {
+        rest: Array<{
+          mode: string;
+          security: { description: string };
+          resource: Array<{
+            type: string;
+            interaction: Array<{ code: string }>;
+            searchParam: Array<{ name: string; type: string }>;
+          }>;
+        }>;
+      }
+    ).rest;
+    expect(rest[0]?.security.description).toMatch(/session.*Bearer/s);
+    expect(
+      rest[0]?.resource.map((resource) => [
+        resource.type,
+        resource.interaction.map((interaction) => interaction.code),
+        resource.searchParam.map((parameter) => `${parameter.name}:${parameter.type}`),
+      ]),
+    ).toEqual([
+      ['RiskAssessment', ['read', 'search-type'], ['subject:reference']],
+      ['Patient', ['read', 'search-type'], ['identifier:token']],
+    ]);
+  });
+
+  it("reads a linked assessment's RiskAssessment as the export writes it, its subject the record's Patient", async () => {
+    const [latest] = visits.slice(-1);
+    const id = `${latest?.id ?? ''}.DM2`;
+    const risk = await read(nurse, `/fhir/RiskAssessment/${id}`);
+    expect(risk).toMatchObject({
+      resourceType: 'RiskAssessment',
+      id,
+      subject: { reference: `Patient/${amina.id}` },
+      occurrenceDateTime: latest?.createdAt,
+    });
+    const bundle = (
+      await get(`/api/assessments/${latest?.id ?? ''}/fhir`, { cookie: doctor.cookie })
+    ).json<{ entry: Array<{ resource: FhirJson }> }>();
+    const exported = bundle.entry
+      .map((entry) => entry.resource)
+      .filter((resource) => resource.resourceType === 'RiskAssessment');
+    expect(exported.map(withoutIds)).toContainEqual(withoutIds(risk));
+    // Its subject is readable here.
+    const patient = await read(nurse, `/fhir/Patient/${amina.id}`);
+    expect(patient).toEqual({
+      resourceType: 'Patient',
+      id: amina.id,
+      identifier: [{ system: patientIdSystem, value: 'MRN-0077' }],
+      name: [{ text: 'Amina Okafor' }],
+      gender: 'female',
+      birthDate: '1967-05-04',
+    });
+  });
+
+  it('reads the RiskAssessment of an assessment without a patient record, and its own Patient', async () => {
+    const risk = await read(doctor, `/fhir/RiskAssessment/${unlinked.id}.Hypertension`);
+    expect(risk.subject).toEqual({ reference: `Patient/${unlinked.id}.patient` });
+    expect(JSON.stringify(risk)).not.toContain('qualitativeRisk');
+    const patient = await read(doctor, `/fhir/Patient/${unlinked.id}.patient`);
+    expect(patient).toEqual({
+      resourceType: 'Patient',
+      id: `${unlinked.id}.patient`,
+      gender: 'female',
+    });
+    const bundle = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${unlinked.id}.patient`,
+    );
+    expect(bundle.total).toBe(6);
+    expect(bundle.entry?.map((entry) => entry.resource.id)).toEqual(
+      ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'].map(
+        (condition) => `${unlinked.id}.${condition}`,
+      ),
+    );
+  });
+
+  it("pages a Patient's RiskAssessments newest first, with the total and an opaque next link", async () => {
+    const expected = [...visits]
+      .reverse()
+      .flatMap((assessment) =>
+        ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'].map(
+          (condition) => `${assessment.id}.${condition}`,
+        ),
+      );
+    for (const count of [4, 6, 7, 18, 100]) {
+      const seen: string[] = [];
+      let url: string | undefined =
+        `/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=${count}`;
+      let pages = 0;
+      while (url !== undefined) {
+        const page: SearchsetJson = await read<SearchsetJson>(nurse, url);
+        pages += 1;
+        expect(page).toMatchObject({ type: 'searchset', total: 18 });
+        expect(page.entry?.length).toBe(Math.min(count, 18 - seen.length));
+        for (const entry of page.entry ?? []) {
+          expect(entry.fullUrl).toBe(
+            `http://localhost:80/fhir/RiskAssessment/${entry.resource.id ?? ''}`,
+          );
+          expect(entry.search.mode).toBe('match');
+          seen.push(entry.resource.id ?? '');
+        }
+        expect(page.link[0]?.relation).toBe('self');
+        const next = page.link.find((link) => link.relation === 'next')?.url;
+        if (next !== undefined) {
+          expect(next).toMatch(/^http:\/\/localhost:80\/fhir\/RiskAssessment\?/);
+          expect(new URL(next).searchParams.get('_cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+        }
+        url = next === undefined ? undefined : next.replace('http://localhost:80', '');
+      }
+      expect(seen, `_count=${count}`).toEqual(expected);
+      expect(pages).toBe(Math.ceil(18 / count));
+    }
+    // The default page is 20 entries; none is of the deleted assessment.
+    const whole = await read<SearchsetJson>(nurse, `/fhir/RiskAssessment?subject=${amina.id}`);
+    expect(whole.entry?.map((entry) => entry.resource.id)).toEqual(expected);
+    expect(JSON.stringify(whole)).not.toContain(deleted.id);
+    // _count=0 gives the total alone.
+    const counted = await read<SearchsetJson>(
+      nurse,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=0`,
+    );
+    expect(counted.total).toBe(18);
+    expect(counted.entry).toBeUndefined();
+    // A Patient with nothing live matches nothing.
+    const none = await read<SearchsetJson>(
+      nurse,
+      `/fhir/RiskAssessment?subject=Patient/${gone.id}`,
+    );
+    expect(none.total).toBe(0);
+    expect(none.entry).toBeUndefined();
+  });
+
+  it('finds a Patient by its number, with or without the system, in any case', async () => {
+    const found = async (identifier: string) => {
+      const bundle = await read<SearchsetJson>(
+        nurse,
+        `/fhir/Patient?identifier=${encodeURIComponent(identifier)}`,
+      );
+      expect(bundle.type).toBe('searchset');
+      expect(bundle.total).toBe(bundle.entry?.length ?? 0);
+      return (bundle.entry ?? []).map((entry) => entry.resource.id);
+    };
+    expect(await found(`${patientIdSystem}|MRN-0077`)).toEqual([amina.id]);
+    expect(await found(`${patientIdSystem}|mrn-0077`)).toEqual([amina.id]);
+    expect(await found('Mrn-0077')).toEqual([amina.id]);
+    expect(await found('urn:other:system|MRN-0077')).toEqual([]);
+    expect(await found('|MRN-0077')).toEqual([]);
+    expect(await found('MRN-0078')).toEqual([]);
+    // A deleted record is not found.
+    expect(await found('MRN-0099')).toEqual([]);
+  });
+
+  it('answers what it cannot find or read as an OperationOutcome', async () => {
+    const headers = { cookie: nurse.cookie };
+    for (const url of [
+      `/fhir/RiskAssessment/${deleted.id}.DM2`,
+      `/fhir/RiskAssessment/${ofGone.id}.DM2`,
+      `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.Gout`,
+      '/fhir/RiskAssessment/nothing-here',
+      `/fhir/Patient/${gone.id}`,
+      `/fhir/Patient/${deleted.id}.patient`,
+      `/fhir/Patient/${visits[0]?.id ?? ''}.patient`,
+      '/fhir/Patient/0194a0b2-0000-7000-8000-000000000000',
+    ]) {
+      await refused(url, 404, 'not-found', headers);
+    }
+    await refused('/fhir/Observation/x', 404, 'not-supported', headers);
+    await refused('/fhir/RiskAssessment', 400, 'invalid', headers);
+    await refused('/fhir/Patient', 400, 'invalid', headers);
+    await refused('/fhir/Patient?identifier=MRN-0077|x|y', 400, 'invalid', headers);
+    await refused(
+      `/fhir/Patient?identifier=${encodeURIComponent(`${patientIdSystem}|`)}`,
+      400,
+      'invalid',
+      headers,
+    );
+    await refused('/fhir/RiskAssessment?subject=Patient/MRN-0077!', 400, 'invalid', headers);
+    await refused(
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=-1`,
+      400,
+      'invalid',
+      headers,
+    );
+    await refused(
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_cursor=bm9wZQ`,
+      400,
+      'invalid',
+      headers,
+    );
+    await refused('/fhir/Patient/MRN-0077!', 400, 'invalid', headers);
+    await refused(`/fhir/Patient/${amina.id}`, 406, 'not-supported', {
+      ...headers,
+      accept: 'application/fhir+xml',
+    });
+    await refused(`/fhir/Patient/${amina.id}?_format=xml`, 406, 'not-supported', headers);
+    // Plain JSON and the FHIR format parameter are both FHIR JSON.
+    await read(nurse, `/fhir/Patient/${amina.id}`, { accept: 'application/json' });
+    await read(nurse, `/fhir/Patient/${amina.id}?_format=json`, { accept: 'text/html' });
+  });
+
+  it('refuses an anonymous read 401 as an OperationOutcome, naming how to authenticate', async () => {
+    for (const url of [
+      `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.DM2`,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}`,
+      `/fhir/Patient/${amina.id}`,
+      '/fhir/Patient?identifier=MRN-0077',
+    ]) {
+      const response = await refused(url, 401, 'login');
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="fhir"');
+    }
+  });
+
+  it('audits every read, with the user, the resource and never the number searched for', async () => {
+    const before = (await auditRows()).length;
+    await read(doctor, `/fhir/Patient/${amina.id}`);
+    await read(doctor, `/fhir/RiskAssessment/${visits[1]?.id ?? ''}.TB`);
+    await read(doctor, `/fhir/RiskAssessment?subject=Patient/${amina.id}`);
+    await read(doctor, '/fhir/Patient?identifier=mrn-0077');
+    await read(doctor, '/fhir/Patient?identifier=MRN-0078');
+    const rows = (await auditRows()).slice(before);
+    expect(rows.map((row) => [row.target_type, row.target_id])).toEqual([
+      ['Patient', amina.id],
+      ['RiskAssessment', `${visits[1]?.id ?? ''}.TB`],
+      ['RiskAssessment', `?subject=Patient/${amina.id}`],
+      ['Patient', amina.id],
+      ['Patient', '?identifier'],
+    ]);
+    expect(new Set(rows.map((row) => row.user_id))).toEqual(
+      new Set([
+        (
+          await t.database.db
+            .selectFrom('users')
+            .select('id')
+            .where('role', '=', 'doctor')
+            .executeTakeFirstOrThrow()
+        ).id,
+      ]),
+    );
+    expect(JSON.stringify(rows).toLowerCase()).not.toContain('mrn-');
+  });
+
+  it('admits an API token on the FHIR reads only, audits its use by name, and refuses it once revoked', async () => {
+    const operator = { user: null, address: 'command line' };
+    const { token } = await createApiToken(t.context, operator, 'openmrs-test');
+    expect(token).toMatch(/^triage_[A-Za-z0-9_-]{43}$/);
+    const stored = await t.database.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('name', '=', 'openmrs-test')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(token.slice('triage_'.length));
+    expect(stored.last_used_at).toBeNull();
+
+    const bearer = { authorization: `Bearer ${token}` };
+    const patient = await get(`/fhir/Patient/${amina.id}`, bearer);
+    expect(patient.statusCode, patient.body).toBe(200);
+    expect(validateFhir(patient.json())).toEqual([]);
+    const page = await get(`/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=2`, bearer);
+    expect(page.statusCode).toBe(200);
+    expect(page.json<SearchsetJson>().entry).toHaveLength(2);
+    const rows = (await auditRows()).slice(-2);
+    expect(rows).toEqual([
+      {
+        user_id: null,
+        username: 'api-token:openmrs-test',
+        action: 'fhir_read',
+        target_type: 'Patient',
+        target_id: amina.id,
+      },
+      {
+        user_id: null,
+        username: 'api-token:openmrs-test',
+        action: 'fhir_read',
+        target_type: 'RiskAssessment',
+        target_id: `?subject=Patient/${amina.id}`,
+      },
+    ]);
+    const used = await t.database.db
+      .selectFrom('api_tokens')
+      .select('last_used_at')
+      .where('name', '=', 'openmrs-test')
+      .executeTakeFirstOrThrow();
+    expect(used.last_used_at).not.toBeNull();
+
+    // Read-only and FHIR-only: neither a write nor another read of the product takes it.
+    const write = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients',
+      headers: bearer,
+      payload: { number: 'MRN-TOKEN' },
+    });
+    expect(write.statusCode).toBe(401);
+    expect((await get('/api/patients', bearer)).statusCode).toBe(401);
+    expect((await get(`/api/patients/${amina.id}`, bearer)).statusCode).toBe(401);
+    expect(
+      await t.database.db
+        .selectFrom('patient_records')
+        .select('id')
+        .where('number', '=', 'MRN-TOKEN')
+        .execute(),
+    ).toEqual([]);
+
+    // A token that is not one, and the token once revoked.
+    await refused(`/fhir/Patient/${amina.id}`, 401, 'login', {
+      authorization: `Bearer ${token.slice(0, -1)}x`,
+    });
+    await revokeApiToken(t.context, operator, 'openmrs-test');
+    const revoked = await refused(`/fhir/Patient/${amina.id}`, 401, 'login', bearer);
+    expect(revoked.json<OutcomeJson>().issue[0]?.diagnostics).toMatch(/revoked/);
+    const actions = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'target_id', 'username'])
+      .where('action', 'in', ['api_token_create', 'api_token_revoke'])
+      .orderBy('id')
+      .execute();
+    expect(actions).toEqual([
+      { action: 'api_token_create', target_id: 'openmrs-test', username: null },
+      { action: 'api_token_revoke', target_id: 'openmrs-test', username: null },
+    ]);
+    expect(
+      JSON.stringify(await t.database.db.selectFrom('audit_events').selectAll().execute()),
+    ).not.toContain(token);
+  });
+
+  it('prefers a session to a token, and lists the routes in the OpenAPI document', async () => {
+    const document = (await get('/api/openapi.json')).json<{
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    }>();
+    for (const path of [
+      '/fhir/metadata',
+      '/fhir/RiskAssessment/{id}',
+      '/fhir/RiskAssessment',
+      '/fhir/Patient/{id}',
+      '/fhir/Patient',
+    ]) {
+      expect(document.paths[path]?.get?.tags, path).toEqual(['fhir']);
+    }
+    const response = await get(`/fhir/Patient/${amina.id}`, {
+      cookie: nurse.cookie,
+      authorization: 'Bearer triage_not-a-token',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});

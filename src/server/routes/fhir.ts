@@ -1,0 +1,298 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  type FastifyPluginAsyncZod,
+} from 'fastify-type-provider-zod';
+import type { OperationOutcome } from '@medplum/fhirtypes';
+import {
+  capabilityStatementSchema,
+  fhirIdParamsSchema,
+  fhirTexts,
+  metadataQuerySchema,
+  operationOutcomeSchema,
+  patientResourceSchema,
+  patientSearchSchema,
+  riskAssessmentResourceSchema,
+  riskAssessmentSearchSchema,
+  searchsetBundleSchema,
+} from '../../shared/api/fhir.ts';
+import { apiTokenActor } from '../services/api-tokens.ts';
+import type { AppContext } from '../context.ts';
+import { databaseFailureOf } from '../db/failures.ts';
+import { AppError } from '../errors.ts';
+import {
+  capabilityStatement,
+  readPatient,
+  readRiskAssessment,
+  searchPatients,
+  searchRiskAssessments,
+  type FhirReader,
+  type SearchRequest,
+} from '../services/fhir-api.ts';
+
+const fhirJson = 'application/fhir+json; charset=utf-8';
+
+/** Media types a client may ask for (Accept, or `_format`); all are answered as FHIR JSON. */
+const acceptedTypes = new Set([
+  '*/*',
+  'application/*',
+  'application/json',
+  'application/fhir+json',
+  'application/json+fhir',
+]);
+const acceptedFormats = new Set(['json', 'application/json', 'application/fhir+json']);
+
+function acceptsJson(request: FastifyRequest): boolean {
+  const format = (request.query as { _format?: unknown } | undefined)?._format;
+  if (typeof format === 'string') return acceptedFormats.has(format.trim().toLowerCase());
+  const accept = request.headers.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    return acceptedTypes.has(type) && (quality === undefined || Number(quality.slice(2)) > 0);
+  });
+}
+
+type IssueCode =
+  'invalid' | 'login' | 'forbidden' | 'not-found' | 'not-supported' | 'transient' | 'exception';
+
+function outcome(code: IssueCode, diagnostics: string): OperationOutcome {
+  return { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, diagnostics }] };
+}
+
+function sendOutcome(
+  reply: FastifyReply,
+  status: number,
+  code: IssueCode,
+  diagnostics: string,
+): FastifyReply {
+  if (status === 401) void reply.header('www-authenticate', 'Bearer realm="fhir"');
+  return reply.status(status).type(fhirJson).send(outcome(code, diagnostics));
+}
+
+/**
+ * Failures under /fhir are OperationOutcomes, never the product's error envelope. Their
+ * diagnostics are the server's own words: a refused input is named, never repeated, so no
+ * patient number or name a request carried comes back or reaches a log.
+ */
+function handleFhirError(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof AppError) {
+    switch (error.status) {
+      case 401:
+        return sendOutcome(
+          reply,
+          401,
+          'login',
+          request.headers.authorization === undefined
+            ? fhirTexts.unauthenticated
+            : fhirTexts.invalidToken,
+        );
+      case 403:
+        return sendOutcome(reply, 403, 'forbidden', fhirTexts.forbidden);
+      case 404:
+        return sendOutcome(reply, 404, 'not-found', fhirTexts.notFound);
+      default:
+        return sendOutcome(reply, error.status, 'invalid', error.message);
+    }
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields = error.validation
+      .map((issue) => {
+        const path = (issue.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue
+          ?.path;
+        return path === undefined ? issue.instancePath : path.map(String).join('.');
+      })
+      .filter((field) => field !== '');
+    return sendOutcome(
+      reply,
+      400,
+      'invalid',
+      `Invalid or missing search parameter or id: ${[...new Set(fields)].join(', ') || 'the request'}.`,
+    );
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return sendOutcome(reply, status, 'invalid', 'The request could not be read.');
+  }
+  if (databaseFailureOf(error) !== undefined) {
+    request.log.warn(
+      { err: { type: error.name, code: error.code } },
+      'the database is unavailable',
+    );
+    return sendOutcome(reply, 503, 'transient', fhirTexts.unavailable);
+  }
+  request.log.error(
+    { err: { type: error.name, message: error.message, stack: error.stack } },
+    'request failed',
+  );
+  return sendOutcome(reply, 500, 'exception', fhirTexts.unexpected);
+}
+
+const errors = {
+  400: operationOutcomeSchema,
+  401: operationOutcomeSchema,
+  403: operationOutcomeSchema,
+  404: operationOutcomeSchema,
+  406: operationOutcomeSchema,
+};
+
+const tags = ['fhir'];
+
+/** A resource as the response schemas type it: a resource type and any other fields. */
+const asBody = <T extends { resourceType: string }>(resource: T) =>
+  resource as T & Record<string, unknown>;
+
+/** The FHIR R4 read API: a session of any role, or an API token, may read (never write). */
+const readAccess = { access: 'fhir.read', apiToken: 'read' } as const;
+
+/**
+ * The FHIR R4 read API, under /fhir: the CapabilityStatement, RiskAssessments and Patients by id
+ * and by search. Registered with the prefix /fhir, so that a path there that matches no route is
+ * answered by this plugin's OperationOutcome rather than the product's 404.
+ */
+export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.setErrorHandler(handleFhirError);
+    app.setNotFoundHandler((_request, reply) =>
+      sendOutcome(reply, 404, 'not-supported', fhirTexts.unknownPath),
+    );
+    app.addHook('preValidation', async (request, reply) => {
+      if (!acceptsJson(request)) {
+        return sendOutcome(reply, 406, 'not-supported', fhirTexts.notAcceptable);
+      }
+      return undefined;
+    });
+
+    const reader = (request: FastifyRequest): FhirReader => ({
+      actor: request.apiToken === null ? request.user : apiTokenActor(request.apiToken),
+      address: request.ip,
+    });
+    const base = (request: FastifyRequest): string => `${request.protocol}://${request.host}/fhir`;
+    const searchRequest = (request: FastifyRequest): SearchRequest => {
+      const question = request.url.indexOf('?');
+      const query = question === -1 ? '' : request.url.slice(question);
+      const path = request.routeOptions.url?.replace(/^\/fhir/, '') ?? '';
+      return { base: base(request), selfUrl: `${base(request)}${path}${query}` };
+    };
+
+    app.get(
+      '/metadata',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'The FHIR CapabilityStatement: FHIR 4.0.1, JSON, what may be read and searched',
+          description:
+            'Public, as FHIR clients read it before they authenticate; it names no patient data.',
+          tags,
+          querystring: metadataQuerySchema,
+          response: { 200: capabilityStatementSchema, 406: operationOutcomeSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.type(fhirJson).send(asBody(capabilityStatement(base(request), context.now()))),
+    );
+
+    app.get(
+      '/RiskAssessment/:id',
+      {
+        config: readAccess,
+        schema: {
+          summary:
+            "One condition's RiskAssessment of a live assessment, as the FHIR export writes it (audited as fhir_read)",
+          description:
+            'Ids are {assessment id}.{condition}: DM2, HIV, TB, Asthma, Hypertension or Hyperlipidaemia. A session of any role, or Authorization: Bearer with an API token.',
+          tags,
+          params: fhirIdParamsSchema,
+          response: { 200: riskAssessmentResourceSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type(fhirJson)
+          .send(asBody(await readRiskAssessment(context, reader(request), request.params.id))),
+    );
+
+    app.get(
+      '/RiskAssessment',
+      {
+        config: readAccess,
+        schema: {
+          summary:
+            "Search a Patient's RiskAssessments: a searchset Bundle, newest first, paged (audited as fhir_read)",
+          description: `subject=Patient/{id} is required; _count (default 20, at most 100) entries a page; the next link carries an opaque _cursor.`,
+          tags,
+          querystring: riskAssessmentSearchSchema,
+          response: { 200: searchsetBundleSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.type(fhirJson).send(
+          asBody(
+            await searchRiskAssessments(
+              context,
+              reader(request),
+              {
+                subject: request.query.subject,
+                count: request.query._count,
+                cursor: request.query._cursor,
+              },
+              searchRequest(request),
+            ),
+          ),
+        ),
+    );
+
+    app.get(
+      '/Patient/:id',
+      {
+        config: readAccess,
+        schema: {
+          summary:
+            'One live Patient: a patient record, or the Patient of an assessment without one',
+          description:
+            "A patient record's Patient has the record's id; an assessment's own Patient is {assessment id}.patient. Audited as fhir_read.",
+          tags,
+          params: fhirIdParamsSchema,
+          response: { 200: patientResourceSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type(fhirJson)
+          .send(asBody(await readPatient(context, reader(request), request.params.id))),
+    );
+
+    app.get(
+      '/Patient',
+      {
+        config: readAccess,
+        schema: {
+          summary: 'Find a live Patient by its patient number: identifier=SYSTEM|VALUE or VALUE',
+          description:
+            'The system is TRIAGE_PATIENT_ID_SYSTEM; the number is compared without case. Audited as fhir_read, without the number.',
+          tags,
+          querystring: patientSearchSchema,
+          response: { 200: searchsetBundleSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type(fhirJson)
+          .send(
+            asBody(
+              await searchPatients(
+                context,
+                reader(request),
+                request.query.identifier,
+                searchRequest(request),
+              ),
+            ),
+          ),
+    );
+  };
+}
