@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes a Brotli and a gzip copy beside each built text file; the server sends the copy a
@@ -32,7 +33,43 @@ function precompress(): Plugin {
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // The installable app: a manifest and a service worker that precaches the app's shell and
+    // code, so that the wizard opens and scores with no network. API answers are never cached
+    // (patient data does not belong in a cache): /api/* goes to the network only.
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['apple-touch-icon.png'],
+      manifest: {
+        name: 'Chronic Disease Risk Assessment System',
+        short_name: 'Risk Assessment',
+        description: 'Chronic disease risk assessment for authorized healthcare professionals',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#228be6',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,png,svg,woff2}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/],
+        cleanupOutdatedCaches: true,
+        // The first worker controls the page that installed it, so that this very visit works
+        // offline; a later version waits for the user's Reload (registerType 'prompt').
+        clientsClaim: true,
+        runtimeCaching: [],
+      },
+    }),
+    precompress(),
+  ],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

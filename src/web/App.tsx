@@ -5,6 +5,7 @@ import { AppLayout } from './components/AppLayout.tsx';
 import { FullScreenLoading } from './components/FullScreenLoading.tsx';
 import { RequirePermission } from './components/RequirePermission.tsx';
 import { useSession } from './hooks/useSession.ts';
+import { OutboxProvider } from './offline/OutboxProvider.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
@@ -68,7 +69,13 @@ export function App() {
     case 'signedIn':
       return (
         <Routes>
-          <Route element={<AppLayout />}>
+          <Route
+            element={
+              <OutboxProvider userId={state.user.id}>
+                <AppLayout />
+              </OutboxProvider>
+            }
+          >
             <Route index element={<DashboardPage />} />
             <Route
               path="admin/users"

@@ -8,6 +8,7 @@ import { Notifications } from '@mantine/notifications';
 import { App } from './App.tsx';
 import { ErrorBannerProvider } from './components/errors/ErrorBannerProvider.tsx';
 import { ErrorBoundary } from './components/errors/ErrorBoundary.tsx';
+import { UpdateNotice } from './offline/UpdateNotice.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -18,6 +19,7 @@ createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
+      <UpdateNotice />
       <ErrorBoundary>
         <ErrorBannerProvider>
           <BrowserRouter>

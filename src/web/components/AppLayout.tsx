@@ -9,6 +9,9 @@ import { useAwaitingReviewCount } from '../hooks/useAwaitingReviewCount.ts';
 import { useSession, useSignedInUser } from '../hooks/useSession.ts';
 import { roleLabels } from '../format.ts';
 import { errorMessage } from '../forms.ts';
+import { OfflineStatus } from '../offline/OfflineStatus.tsx';
+import { useOutbox } from '../offline/OutboxContext.ts';
+import { SignOutConfirm } from '../offline/SignOutConfirm.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
 
@@ -78,8 +81,11 @@ function SignOutButton() {
   const { signOut } = useSession();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
+  const { entries: waiting } = useOutbox();
+  const [confirming, setConfirming] = useState(false);
 
   async function handleSignOut() {
+    setConfirming(false);
     setSigningOut(true);
     try {
       await signOut();
@@ -92,9 +98,22 @@ function SignOutButton() {
   }
 
   return (
-    <Button variant="default" size="sm" loading={signingOut} onClick={() => void handleSignOut()}>
-      Sign out
-    </Button>
+    <>
+      <Button
+        variant="default"
+        size="sm"
+        loading={signingOut}
+        onClick={() => (waiting.length > 0 ? setConfirming(true) : void handleSignOut())}
+      >
+        Sign out
+      </Button>
+      <SignOutConfirm
+        entries={waiting}
+        opened={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void handleSignOut()}
+      />
+    </>
   );
 }
 
@@ -140,6 +159,7 @@ export function AppLayout() {
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <OfflineStatus />
             <Box visibleFrom="sm">
               <UserIdentity align="right" />
             </Box>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { DEFAULT_RULE_SET, score, type AssessmentResult } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
@@ -8,9 +9,12 @@ import {
   signOffAssessment,
   updateAssessment,
 } from '../api/assessments.ts';
-import { listRuleSets } from '../api/rule-sets.ts';
+import { ApiError } from '../api/client.ts';
 import { notifySuccess } from '../components/assessment/notify.ts';
 import { errorMessage } from '../forms.ts';
+import { useOutbox } from '../offline/OutboxContext.ts';
+import { listRuleSetsOrCopy } from '../offline/ruleSetCopy.ts';
+import { offlineTexts } from '../offline/texts.ts';
 import { activeRuleSetOf, type ActiveRuleSet } from '../pages/assessment/activeRuleSet.ts';
 import { clearAssessmentDraft, readDraft, writeDraft } from '../pages/assessment/draft.ts';
 import {
@@ -100,9 +104,11 @@ export function useAssessmentWizard({
   const [replacedNotes, setReplacedNotes] = useState<string | null>(null);
   /** Read once as the wizard opens: an activation made meanwhile shows from the next one. */
   const [activeRuleSet, setActiveRuleSet] = useState<ActiveRuleSet>({ status: 'loading' });
+  const outbox = useOutbox();
+  const navigate = useNavigate();
   useEffect(() => {
     const controller = new AbortController();
-    listRuleSets(controller.signal).then(
+    listRuleSetsOrCopy(controller.signal).then(
       (list) => setActiveRuleSet(activeRuleSetOf(list)),
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -225,18 +231,50 @@ export function useAssessmentWizard({
               user.displayName,
             );
       acceptStored(assessment, formSent);
+      // A save reopened from the outbox (refused there) has now reached the server.
+      if (outbox.entries.some((entry) => entry.draft.code === record.code)) {
+        void outbox.forget(record.code);
+      }
       notifySuccess(isUpdate ? wizardTexts.updated : wizardTexts.saved);
       if (!isUpdate) {
         clearAssessmentDraft();
         onCreated(assessment);
       }
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'network') {
+        await keepForUpload(formSent);
+        return;
+      }
       const outcome = saveFailure(error, isUpdate);
       if (outcome.kind === 'conflict') setConflict(outcome.message);
       else setFailure(outcome);
     } finally {
       setSaving(false);
     }
+  }
+
+  /** Without a network the save waits in the outbox; the user goes on to the next patient. */
+  async function keepForUpload(formSent: AssessmentForm): Promise<void> {
+    try {
+      await outbox.queue({
+        draft: {
+          userId: user.id,
+          code: record.code,
+          assessmentId: saved?.id ?? null,
+          baseVersion: record.baseVersion ?? saved?.version ?? null,
+          resultsCalculated: true,
+          form: formSent,
+        },
+        creatorName: user.displayName,
+        queuedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      setFailure({ kind: 'failed', title: offlineTexts.queueFailed, message: errorMessage(error) });
+      return;
+    }
+    notifySuccess(offlineTexts.queued);
+    clearAssessmentDraft();
+    void navigate('/');
   }
 
   async function signOff(): Promise<boolean> {

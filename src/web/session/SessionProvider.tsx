@@ -8,6 +8,7 @@ import {
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
 import { createSession, deleteSession, getSession } from '../api/session.ts';
+import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
 import { SessionContext, type SessionContextValue } from './SessionContext.ts';
@@ -30,13 +31,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       (user) => {
         if (controller.signal.aborted) return;
         setAuthFlag();
+        keepUser(user);
         // The first view is the app's largest render; as a transition React renders it in
         // slices between which the page stays responsive, keeping the loading view till done.
         startTransition(() => dispatch({ type: 'signedIn', user }));
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
+        // Offline, the user of a session not ended on this device goes on working; the server
+        // asks again for a sign-in when it is reached if the session has ended meanwhile.
+        const offlineUser =
+          error instanceof ApiError && error.code === 'network' && flagWasSet ? keptUser() : null;
+        if (offlineUser !== null) {
+          dispatch({ type: 'signedIn', user: offlineUser });
+          return;
+        }
         clearAuthFlag();
+        forgetUser();
         dispatch({ type: 'signedOut', notice: noticeForFailedCheck(error, flagWasSet) });
       },
     );
@@ -47,6 +58,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () =>
       onSignedOut(() => {
         clearAuthFlag();
+        forgetUser();
         dispatch({ type: 'expired' });
       }),
     [],
@@ -59,6 +71,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     ]);
     if (outcome.status === 'rejected') throw outcome.reason;
     setAuthFlag();
+    keepUser(outcome.value);
     dispatch({ type: 'signedIn', user: outcome.value });
   }, []);
 
@@ -70,6 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (!(error instanceof ApiError && error.status === 401)) throw error;
     }
     clearAuthFlag();
+    forgetUser();
     clearAssessmentDraft(); // An assessment in progress is not left in the tab for the next user.
     dispatch({ type: 'signedOut', notice: null });
   }, []);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -29,6 +29,8 @@ import {
 import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
 import { useModalTarget } from '../../hooks/useModalTarget.ts';
 import { usePopulation } from '../../hooks/usePopulation.ts';
+import { useOutbox } from '../../offline/OutboxContext.ts';
+import { WaitingUploads } from '../../offline/WaitingUploads.tsx';
 import { historyFilter, noDates, type DateRange } from './historyFilters.ts';
 import { byteCountText, foundText } from './historyFormat.ts';
 import { historyView } from './historyState.ts';
@@ -92,6 +94,13 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
   const [deletingIds, setDeletingIds] = useState<ReadonlySet<string>>(new Set());
 
   const view = historyView(state);
+  // Saves made offline that have reached the server since belong in the list now.
+  const { uploads } = useOutbox();
+  useEffect(() => {
+    if (uploads === 0) return;
+    reload();
+    setPopulationRevision((n) => n + 1);
+  }, [uploads, reload]);
   const filtersApplied = dates.from !== '' || dates.to !== '';
 
   function clearSearch() {
@@ -188,6 +197,8 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
           </Stack>
         </Alert>
       )}
+
+      <WaitingUploads />
 
       <PopulationPanel load={population} />
 

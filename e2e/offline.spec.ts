@@ -1,0 +1,166 @@
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import {
+  enterCase1Demographics,
+  enterCase1Management,
+  enterCase1RiskFactors,
+  enterCase1Symptoms,
+  expectCase1Results,
+  expectHeading,
+  nurse,
+  signInAsNurse,
+} from './assessment-fixtures.ts';
+import { adminPassword, adminUsername, signIn } from './fixtures.ts';
+
+const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
+
+/** Waits until the service worker has precached the app and controls the page. */
+async function waitForOfflineReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+}
+
+/** Enters SCORING.md case 1 from a new assessment to its live results; returns its code. */
+async function completeCase1(page: Page): Promise<string> {
+  await page.goto('/assessments/new');
+  await expectHeading(page, 'Patient Demographics');
+  const code = codePattern.exec((await page.getByText(codePattern).first().textContent()) ?? '');
+  expect(code).not.toBeNull();
+  await enterCase1Demographics(page);
+  await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
+  await enterCase1RiskFactors(page);
+  await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
+  await enterCase1Symptoms(page);
+  await page.getByRole('button', { name: 'Continue to Management' }).click();
+  await enterCase1Management(page);
+  await page.getByRole('button', { name: 'Calculate Results' }).click();
+  await expectHeading(page, 'Results');
+  await expectCase1Results(page);
+  return code?.[0] ?? '';
+}
+
+async function serverCopies(context: BrowserContext, code: string): Promise<number> {
+  const response = await context.request.get(`/api/assessments?q=${encodeURIComponent(code)}`);
+  expect(response.status()).toBe(200);
+  const { items } = (await response.json()) as { items: { code: string | null }[] };
+  return items.filter((item) => item.code === code).length;
+}
+
+function waitingList(page: Page) {
+  return page.getByRole('region', { name: /Waiting to upload/ });
+}
+
+test('an assessment saved offline waits through a reload and uploads once when back online', async ({
+  page,
+  context,
+}) => {
+  await signInAsNurse(page);
+  await waitForOfflineReady(page);
+  await context.setOffline(true);
+
+  // The app opens with no network, and the wizard scores live with the kept rule set.
+  const code = await completeCase1(page);
+  await page.getByRole('textbox', { name: 'Clinical Notes' }).fill('Saved without a network.');
+  await page.getByRole('button', { name: 'Save Assessment' }).click();
+  await expect(page.getByText(/kept on this device/).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(waitingList(page).getByText(code)).toBeVisible();
+  await expect(waitingList(page).getByText('Waiting to upload', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
+  await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+
+  await page.reload();
+  await expect(waitingList(page).getByText(code)).toBeVisible();
+  await page.screenshot({ path: 'test-results/offline-waiting.png', fullPage: true });
+
+  // Signing out with a save waiting asks first, naming it.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assessments are waiting to upload' });
+  await expect(dialog.getByText(code)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await context.setOffline(false);
+  await expect(page.getByText('An assessment saved offline was uploaded.')).toBeVisible();
+  await expect(waitingList(page)).toHaveCount(0);
+  await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
+  expect(await serverCopies(context, code)).toBe(1);
+  // Coming back online again sends nothing twice.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  expect(await serverCopies(context, code)).toBe(1);
+});
+
+test("an update the server refuses stays with the server's reason until discarded", async ({
+  page,
+  context,
+}) => {
+  await signInAsNurse(page);
+  await waitForOfflineReady(page);
+  const code = await completeCase1(page);
+  await page.getByRole('button', { name: 'Save Assessment' }).click();
+  await expect(page).toHaveURL(/\/assessments\/[0-9a-f-]{36}\?step=5$/);
+  const id = /assessments\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+  // Someone changes it meanwhile: the version this page holds is now stale.
+  const stored = (await (await context.request.get(`/api/assessments/${id}`)).json()) as {
+    version: number;
+  };
+  const changed = await context.request.post(`/api/assessments/${id}/sign-off`, {
+    headers: { 'if-match': `"${stored.version}"` },
+  });
+  expect(changed.status()).toBe(200);
+
+  await context.setOffline(true);
+  await page.getByRole('textbox', { name: 'Clinical Notes' }).fill('Changed offline.');
+  await page.getByRole('button', { name: 'Update Assessment' }).click();
+  await expect(waitingList(page).getByText(code)).toBeVisible();
+
+  await context.setOffline(false);
+  const refused = waitingList(page).getByRole('listitem').filter({ hasText: code });
+  await expect(refused.getByText('Not accepted by the server')).toBeVisible();
+  // The server's reason, as it gave it.
+  await expect(refused).toContainText('Cannot update signed-off assessment');
+  await page.reload();
+  await expect(refused.getByText('Not accepted by the server')).toBeVisible();
+  await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
+  await page.screenshot({ path: 'test-results/offline-refused.png', fullPage: true });
+
+  await refused.getByRole('button', { name: 'Discard' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Discard this assessment?' });
+  await confirm.getByRole('button', { name: 'Discard' }).click();
+  await expect(waitingList(page)).toHaveCount(0);
+});
+
+test('a session that ends offline keeps the outbox for the same user only', async ({
+  page,
+  context,
+}) => {
+  await signInAsNurse(page);
+  await waitForOfflineReady(page);
+  await context.setOffline(true);
+  const code = await completeCase1(page);
+  await page.getByRole('button', { name: 'Save Assessment' }).click();
+  await expect(waitingList(page).getByText(code)).toBeVisible();
+
+  // The session ends while offline; back online, the upload is refused with 401 and waits.
+  await context.clearCookies();
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
+
+  // Another user on the same browser neither sees nor sends it.
+  await signIn(page, adminUsername, adminPassword);
+  await expect(page.getByTestId('outbox-badge')).toHaveCount(0);
+  await expect(waitingList(page)).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  expect(await serverCopies(context, code)).toBe(0);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  // The same user, signed in again, sends it.
+  await signIn(page, nurse.username, nurse.password);
+  await expect(page.getByText('An assessment saved offline was uploaded.')).toBeVisible();
+  expect(await serverCopies(context, code)).toBe(1);
+});

@@ -1,0 +1,35 @@
+import { Button, Group, Paper, Text } from '@mantine/core';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+import { offlineTexts } from './texts.ts';
+
+/**
+ * Registers the service worker and, when a new version of the app is waiting, says so with a
+ * button that switches to it (never on its own: a form being filled would be reloaded away).
+ */
+export function UpdateNotice() {
+  const {
+    needRefresh: [needRefresh],
+    updateServiceWorker,
+  } = useRegisterSW();
+  if (!needRefresh) return null;
+  return (
+    <Paper
+      role="status"
+      withBorder
+      shadow="md"
+      p="sm"
+      radius="md"
+      pos="fixed"
+      bottom={16}
+      left={16}
+      style={{ zIndex: 1000 }}
+    >
+      <Group gap="sm">
+        <Text size="sm">{offlineTexts.updateReady}</Text>
+        <Button size="xs" onClick={() => void updateServiceWorker(true)}>
+          {offlineTexts.reload}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
