@@ -16,6 +16,11 @@ import { testDatabases } from '../testing/databases.ts';
 import { fhirValidator } from '../testing/fhir-schema.ts';
 import { signedInAs } from '../testing/users.ts';
 
+/** A figure at the decimals spec 9.1 shows it with (BMI 1, comorbidity 2, other scores 4). */
+function shown(value: number | null, decimals: number): number | null {
+  return value === null ? null : Number(value.toFixed(decimals));
+}
+
 /** decisions.md section 5, spelled out rather than derived, so that a wrong order fails. */
 const expectedHeader = [
   'assessment_id',
@@ -237,7 +242,7 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     await t.close();
   });
 
-  it('exports the 58 columns in order, one row per live assessment, with the stored values', async () => {
+  it("exports the 58 columns in order, one row per live assessment, with the stored values at the screens' precision", async () => {
     const response = await ok(doctor, '/api/exports/assessments.csv');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
@@ -262,23 +267,24 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
         gender: text(a.demographics.gender),
         height_cm: text(a.demographics.height),
         weight_kg: text(a.demographics.weight),
-        bmi: text(a.demographics.bmi),
+        bmi: text(shown(a.demographics.bmi, 1)),
         assessment_complete: text(a.assessmentComplete),
         signed_off: text(a.signedOff),
         signed_off_at: text(a.signedOffAt),
         signed_off_by: text(a.signedOffBy),
-        total_score: text(a.totalScore),
+        total_score: text(shown(a.totalScore, 4)),
         review_locked: text(a.id === created.woman62.id),
       });
       for (const result of a.results.conditions) {
         const c = result.condition;
         expect(row[`${c}_risk_status`]).toBe(result.riskStatus);
-        expect(row[`${c}_total_score`]).toBe(text(result.totalScore));
+        expect(row[`${c}_total_score`]).toBe(text(shown(result.totalScore, 4)));
         expect(row[`${c}_factor_count`]).toBe(text(result.factorCount));
-        expect(row[`${c}_symptom_score`]).toBe(text(result.components.symptomScore));
-        expect(row[`${c}_risk_factor_score`]).toBe(text(result.components.riskFactorScore));
-        expect(row[`${c}_comorbidity_score`]).toBe(text(result.components.comorbidityScore));
-        expect(row[`${c}_management_score`]).toBe(text(result.components.managementScore));
+        const components = result.components;
+        expect(row[`${c}_symptom_score`]).toBe(text(shown(components.symptomScore, 4)));
+        expect(row[`${c}_risk_factor_score`]).toBe(text(shown(components.riskFactorScore, 4)));
+        expect(row[`${c}_comorbidity_score`]).toBe(text(shown(components.comorbidityScore, 2)));
+        expect(row[`${c}_management_score`]).toBe(text(shown(components.managementScore, 4)));
       }
     }
     const woman = rows.find((row) => row.assessment_id === created.woman62.id);
@@ -298,7 +304,7 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     expect(notes.get(created.man30.id)).toBe(`'${formulaNotes.man30}\n${awkwardNote}`);
   });
 
-  it('writes each CSV row byte for byte from the stored values that the single read shows', async () => {
+  it('writes each CSV row byte for byte from the stored values that the single read shows, at its precision', async () => {
     const body = (await ok(doctor, '/api/exports/assessments.csv')).body;
     const rows = [];
     for (const { id } of [created.man30, created.partial, created.man45, created.woman62]) {
@@ -314,12 +320,12 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
           d.gender,
           d.height,
           d.weight,
-          d.bmi,
+          shown(d.bmi, 1),
           a.assessmentComplete,
           a.signedOff,
           a.signedOffAt,
           a.signedOffBy,
-          a.totalScore,
+          shown(a.totalScore, 4),
           a.notes,
           a.id === created.woman62.id,
           ...CONDITIONS.flatMap((condition) => {
@@ -328,12 +334,12 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
             const c = r.components;
             return [
               r.riskStatus,
-              r.totalScore,
+              shown(r.totalScore, 4),
               r.factorCount,
-              c.symptomScore,
-              c.riskFactorScore,
-              c.comorbidityScore,
-              c.managementScore,
+              shown(c.symptomScore, 4),
+              shown(c.riskFactorScore, 4),
+              shown(c.comorbidityScore, 2),
+              shown(c.managementScore, 4),
             ];
           }),
         ]),

@@ -138,18 +138,35 @@ function presentRecord(record: ExportRecord): Assessment {
   return presentAssessment(record, input, score(input, ruleSet));
 }
 
+/**
+ * A stored figure at the precision the screens show it (spec 9.1), as a number: 35.15624999999999
+ * is written 35.2 and 0.8250000000000001 as 0.825, without trailing zeros, like the Doctor
+ * Agreement and impact CSVs, so that a spreadsheet reads a number (the screens' 0.8250 is the
+ * same value).
+ */
+function figure(value: string | number | null | undefined, decimals: number) {
+  return typeof value === 'number' ? Number(value.toFixed(decimals)) : value;
+}
+
+/** The decimals of each of csvResultColumns: none for the status and the factor count. */
+const csvResultDecimals = csvResultColumns.map((column) =>
+  column === 'comorbidity_score' ? 2 : column.endsWith('_score') ? 4 : undefined,
+);
+
 /** One CSV line in the order of csvColumns, made as one string: the export's hottest path. */
 function csvLine({ assessment: a, results }: CsvRecord): string {
   let line =
     `${csvCell(a.id)},${csvCell(a.assessment_code)},${csvCell(a.created_at)},${csvCell(a.updated_at)},` +
-    `${csvCell(a.age)},${csvCell(a.gender)},${csvCell(a.height)},${csvCell(a.weight)},${csvCell(a.bmi)},` +
+    `${csvCell(a.age)},${csvCell(a.gender)},${csvCell(a.height)},${csvCell(a.weight)},${csvCell(figure(a.bmi, 1))},` +
     `${csvCell(bool(a.assessment_complete))},${csvCell(bool(a.signed_off))},` +
-    `${csvCell(a.signed_off_at)},${csvCell(a.signed_off_by)},${csvCell(a.total_score)},` +
+    `${csvCell(a.signed_off_at)},${csvCell(a.signed_off_by)},${csvCell(figure(a.total_score, 4))},` +
     `${csvCell(a.notes)},${csvCell(bool(a.review_locked))}`;
   for (const condition of CONDITIONS) {
     const result = results.find((r) => r[0] === condition);
     for (let index = 1; index <= csvResultColumns.length; index++) {
-      line += `,${csvCell(result?.[index])}`;
+      const decimals = csvResultDecimals[index - 1];
+      const value = result?.[index];
+      line += `,${csvCell(decimals === undefined ? value : figure(value, decimals))}`;
     }
   }
   return `${line}\r\n`;
