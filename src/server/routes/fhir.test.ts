@@ -486,6 +486,23 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         .execute(),
     ).toEqual([]);
 
+    // A read that finds nothing is a use too, audited as a failure naming the route only.
+    await refused(`/fhir/RiskAssessment/${deleted.id}.DM2`, 404, 'not-found', bearer);
+    expect(
+      await t.database.db
+        .selectFrom('audit_events')
+        .select(['username', 'action', 'target_type', 'target_id', 'outcome'])
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      username: 'api-token:openmrs-test',
+      action: 'fhir_read',
+      target_type: 'route',
+      target_id: 'GET /fhir/RiskAssessment/:id',
+      outcome: 'failure',
+    });
+
     // A token that is not one, and the token once revoked.
     await refused(`/fhir/Patient/${amina.id}`, 401, 'login', {
       authorization: `Bearer ${token.slice(0, -1)}x`,

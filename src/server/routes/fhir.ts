@@ -17,6 +17,7 @@ import {
   searchsetBundleSchema,
 } from '../../shared/api/fhir.ts';
 import { apiTokenActor } from '../services/api-tokens.ts';
+import { recordAudit } from '../services/audit.ts';
 import type { AppContext } from '../context.ts';
 import { databaseFailureOf } from '../db/failures.ts';
 import { AppError } from '../errors.ts';
@@ -171,6 +172,28 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
     const reader = (request: FastifyRequest): FhirReader => ({
       actor: request.apiToken === null ? request.user : apiTokenActor(request.apiToken),
       address: request.ip,
+    });
+
+    // A read refused after its reader was known (a 400, 404 or 406) is a use too: audited as a
+    // failure naming the route's pattern, which carries no patient data.
+    app.addHook('onSend', async (request, reply) => {
+      if (reply.statusCode < 400 || (request.user === null && request.apiToken === null)) return;
+      try {
+        await recordAudit(context.database.db, {
+          at: context.now(),
+          actor: reader(request).actor,
+          action: 'fhir_read',
+          target: { type: 'route', id: `${request.method} ${request.routeOptions.url ?? ''}` },
+          outcome: 'failure',
+          address: request.ip,
+        });
+      } catch (error) {
+        // The answer stands; the database being away must not turn it into another.
+        request.log.warn(
+          { err: (error as Error).name },
+          'a refused FHIR read could not be audited',
+        );
+      }
     });
     const base = (request: FastifyRequest): string => `${request.protocol}://${request.host}/fhir`;
     const searchRequest = (request: FastifyRequest): SearchRequest => {
