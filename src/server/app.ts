@@ -27,6 +27,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { patientRoutes } from './routes/patients.ts';
 import { populationRoutes } from './routes/population.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { secondFactorRoutes } from './routes/second-factor.ts';
 import { ruleSetRoutes } from './routes/rule-sets.ts';
 import { ruleSetImpactRoutes } from './routes/rule-set-impact.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes(context));
   await app.register(metricsRoutes(metrics));
   await app.register(sessionRoutes(context));
+  await app.register(secondFactorRoutes(context));
   await app.register(userRoutes(context));
   await app.register(auditRoutes(context));
   await app.register(populationRoutes(context));

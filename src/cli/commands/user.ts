@@ -12,6 +12,7 @@ import {
   listUsers,
   updateUser,
 } from '../../server/services/users.ts';
+import { resetSecondFactor } from '../../server/services/second-factors.ts';
 import { readSecret } from '../read-secret.ts';
 
 const usage = `Usage:
@@ -20,6 +21,7 @@ const usage = `Usage:
   triage user disable NAME
   triage user set-password NAME
   triage user set-role NAME nurse|doctor|admin
+  triage user reset-mfa NAME
 
 Passwords are read from standard input (without echo at a terminal), never from arguments.
 `;
@@ -118,6 +120,17 @@ export async function runUserCommand(
           await updateUser(context, operator, user.id, { role });
         });
         io.stdout.write(`${name} is now ${role}.\n`);
+        return 0;
+      }
+      case 'reset-mfa': {
+        const name = rest[0];
+        if (name === undefined) break;
+        const removed = await withContext((context) => resetSecondFactor(context, operator, name));
+        io.stdout.write(
+          removed
+            ? `Removed ${name}'s second factor and recovery codes; they sign in with their password until they set one up again.\n`
+            : `${name} has no second factor.\n`,
+        );
         return 0;
       }
       default:

@@ -8,6 +8,7 @@ import { signedInAs, testPassword } from '../testing/users.ts';
 const minute = 60_000;
 const publicOperations = new Set([
   'POST /api/session',
+  'POST /api/session/second-factor',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',

@@ -7,9 +7,10 @@ import {
 import type { AppContext } from '../context.ts';
 import { bool } from '../db/repositories/executor.ts';
 import { loginThrottleRepository } from '../db/repositories/sessions.ts';
-import { usersRepository } from '../db/repositories/users.ts';
+import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { recordAudit } from '../services/audit.ts';
+import { hasSecondFactor, startChallenge } from './challenges.ts';
 import { decoyPasswordHash, verifyPassword } from './passwords.ts';
 import { startSession } from './sessions.ts';
 
@@ -34,12 +35,15 @@ export function loginDelayMs(failuresOfUsername: number): number {
   return Math.min(maxLoginDelayMs, 250 * 2 ** (failuresOfUsername - failuresBeforeDelay));
 }
 
-export interface LoginResult {
+export interface SignedIn {
   sessionId: string;
   user: SessionUser;
 }
 
-const throttleKeys = (username: string, address: string) => ({
+/** Signed in, or (for a user with a second factor) the id of the challenge awaiting its code. */
+export type LoginResult = SignedIn | { secondFactorChallenge: string };
+
+export const throttleKeys = (username: string, address: string) => ({
   usernameAtAddress: `username+address:${username}\n${address}`,
   address: `address:${address}`,
   username: `username:${username}`,
@@ -113,24 +117,44 @@ export async function login(
     throw new AppError(401, 'unauthenticated', incorrectPasswordMessage);
   }
 
-  const sessionId = await startSession(context, user.id);
   // A success is no failure: the name starts afresh, and the address's count is given back.
   await context.database.transaction(async (trx) => {
     await loginThrottleRepository.clear(trx, [keys.usernameAtAddress, keys.username]);
     await loginThrottleRepository.decrement(trx, keys.address);
   });
+  if (await hasSecondFactor(db, user.id)) {
+    const secondFactorChallenge = await startChallenge(context, user.id);
+    await recordAudit(db, {
+      at: now,
+      actor: { id: user.id, username: user.username },
+      action: 'second_factor_challenge',
+      target: { type: 'user', id: user.id },
+      address: attempt.address,
+    });
+    return { secondFactorChallenge };
+  }
+  return completeSignIn(context, user, attempt.address);
+}
+
+/** Starts the session of a user who passed every step of sign-in, and audits the sign-in. */
+export async function completeSignIn(
+  context: AppContext,
+  user: Pick<UserRow, 'id' | 'username' | 'display_name' | 'role'>,
+  address: string,
+): Promise<SignedIn> {
+  const sessionId = await startSession(context, user.id);
   const sessionUser: SessionUser = {
     id: user.id,
     username: user.username,
     displayName: user.display_name,
     role: user.role,
   };
-  await recordAudit(db, {
-    at: now,
+  await recordAudit(context.database.db, {
+    at: context.now(),
     actor: sessionUser,
     action: 'login',
     target: { type: 'user', id: user.id },
-    address: attempt.address,
+    address,
   });
   return { sessionId, user: sessionUser };
 }

@@ -11,6 +11,7 @@ import { can } from './policy.ts';
 
 const publicOperations = new Set([
   'POST /api/session',
+  'POST /api/session/second-factor',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',

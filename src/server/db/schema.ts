@@ -250,6 +250,32 @@ export interface WorklistTotalsTable {
   total: number;
 }
 
+/** A user's TOTP second factor (RFC 6238); it counts once confirmed. */
+export interface UserSecondFactorsTable {
+  user_id: string;
+  /** The shared secret, base32, as the user's authenticator app holds it. */
+  secret: string;
+  created_at: Timestamp;
+  confirmed_at: Timestamp | null;
+  /** The time step of the last code accepted: a code of that step or before is refused. */
+  last_time_step: number | null;
+}
+
+/** A single-use recovery code of a user's second factor; only its SHA-256 is kept. */
+export interface SecondFactorRecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  used_at: Timestamp | null;
+}
+
+/** A sign-in whose password was right, awaiting its second step; it grants nothing. */
+export interface SecondFactorChallengesTable {
+  /** SHA-256 of the id in the challenge cookie. */
+  id_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
 /** One activation of a rule set version; the latest is the one saves score with. */
 export interface RuleSetActivationsTable {
   id: string;
@@ -295,5 +321,8 @@ export interface Database {
   patient_follow_ups: PatientFollowUpsTable;
   worklist_totals: WorklistTotalsTable;
   rule_set_activations: RuleSetActivationsTable;
+  user_second_factors: UserSecondFactorsTable;
+  second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
+  second_factor_challenges: SecondFactorChallengesTable;
   api_tokens: ApiTokensTable;
 }

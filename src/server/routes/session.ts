@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import { signInResponseSchema } from '../../shared/api/second-factor.ts';
 import { loginBodySchema, sessionResponseSchema } from '../../shared/api/session.ts';
 import { login } from '../auth/login.ts';
 import { endSession, sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
+import { setChallengeCookie, setSessionCookie } from './session-cookies.ts';
 import { requireUser } from '../auth/guard.ts';
 import { recordAudit } from '../services/audit.ts';
 
@@ -18,26 +20,25 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'public' },
         schema: {
-          summary: 'Sign in; sets the HttpOnly session cookie',
+          summary:
+            'Sign in; sets the HttpOnly session cookie, or asks for the second factor (POST /api/session/second-factor)',
           tags: ['session'],
           body: loginBodySchema,
-          response: { 200: sessionResponseSchema, ...errors, 429: errorEnvelopeSchema },
+          response: { 200: signInResponseSchema, ...errors, 429: errorEnvelopeSchema },
         },
       },
       async (request, reply) => {
-        const { sessionId, user } = await login(context, {
+        const result = await login(context, {
           username: request.body.username,
           password: request.body.password,
           address: request.ip,
         });
-        void reply.setCookie(sessionCookieName, sessionId, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: context.config.cookieSecure || request.protocol === 'https',
-          maxAge: context.config.sessionAbsoluteHours * 3600,
-        });
-        return { user };
+        if ('secondFactorChallenge' in result) {
+          setChallengeCookie(context, request, reply, result.secondFactorChallenge);
+          return { secondFactorRequired: true as const };
+        }
+        setSessionCookie(context, request, reply, result.sessionId);
+        return { user: result.user };
       },
     );
 

@@ -140,6 +140,9 @@ type SeededTable = Exclude<
   | 'patient_follow_ups'
   | 'worklist_totals'
   | 'rule_set_activations'
+  | 'user_second_factors'
+  | 'second_factor_recovery_codes'
+  | 'second_factor_challenges'
   | 'api_tokens'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };

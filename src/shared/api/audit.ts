@@ -36,6 +36,18 @@ export const auditActions = [
   'api_token_revoke',
   /** A FHIR API read; the target is the resource read, the actor the user or `api-token:NAME`. */
   'fhir_read',
+  /** A second factor's enrolment begun (a new secret); the target is the user. */
+  'second_factor_enrol',
+  /** A second factor confirmed with a code, and its recovery codes made; the target is the user. */
+  'second_factor_confirm',
+  /** A right password of a user with a second factor: the sign-in waits for the second step. */
+  'second_factor_challenge',
+  /** A second step that failed (a wrong, reused or expired code, or too many attempts). */
+  'second_factor_failed',
+  /** A recovery code used in place of a TOTP code at sign-in (each works once). */
+  'second_factor_recovery_code_used',
+  /** A user's second factor and recovery codes removed by an administrator (`triage user reset-mfa`). */
+  'second_factor_reset',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

@@ -13,6 +13,7 @@ import { keptCounts } from './20261125T0400-kept-counts.ts';
 import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 import { ruleSetActivations } from './20261125T0500-rule-set-activations.ts';
 import { apiTokens } from './20261125T0610-api-tokens.ts';
+import { mfa } from './20261125T0620-mfa.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -30,4 +31,5 @@ export const migrations: readonly TriageMigration[] = [
   keptCountTotals,
   ruleSetActivations,
   apiTokens,
+  mfa,
 ];

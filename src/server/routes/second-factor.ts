@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
+import {
+  recoveryCodesSchema,
+  secondFactorCodeSchema,
+  secondFactorEnrolmentSchema,
+  secondFactorStatusSchema,
+} from '../../shared/api/second-factor.ts';
+import { sessionResponseSchema } from '../../shared/api/session.ts';
+import { challengeCookieName } from '../auth/challenges.ts';
+import { requesterOf, requireUser } from '../auth/guard.ts';
+import { answerChallenge } from '../auth/second-factor.ts';
+import type { AppContext } from '../context.ts';
+import {
+  confirmEnrolment,
+  secondFactorStatus,
+  startEnrolment,
+} from '../services/second-factors.ts';
+import { errorResponses } from './responses.ts';
+import { clearChallengeCookie, setSessionCookie } from './session-cookies.ts';
+
+export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/session/second-factor',
+      {
+        // Public like the password step: the challenge cookie, not a session, says who answers.
+        config: { access: 'public' },
+        schema: {
+          summary:
+            'Sign-in’s second step: a code from the authenticator app or a recovery code; sets the session cookie',
+          tags: ['session'],
+          body: secondFactorCodeSchema,
+          response: {
+            200: sessionResponseSchema,
+            ...errorResponses(400, 401, 403),
+            429: errorEnvelopeSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { sessionId, user } = await answerChallenge(context, {
+          challengeId: request.cookies[challengeCookieName],
+          code: request.body.code,
+          address: request.ip,
+        });
+        clearChallengeCookie(reply);
+        setSessionCookie(context, request, reply, sessionId);
+        return { user };
+      },
+    );
+
+    app.get(
+      '/api/account/second-factor',
+      {
+        config: { access: 'session' },
+        schema: {
+          summary: 'Whether the signed-in user has a second factor, and recovery codes left',
+          tags: ['session'],
+          response: { 200: secondFactorStatusSchema, ...errorResponses(401) },
+        },
+      },
+      async (request) => secondFactorStatus(context, requireUser(request)),
+    );
+
+    app.post(
+      '/api/account/second-factor/enrolment',
+      {
+        config: { access: 'session' },
+        schema: {
+          summary: 'Begin a second factor: a new TOTP secret, its otpauth URI and QR code',
+          tags: ['session'],
+          response: { 200: secondFactorEnrolmentSchema, ...errorResponses(401, 403, 409) },
+        },
+      },
+      async (request) => startEnrolment(context, requesterOf(request)),
+    );
+
+    app.post(
+      '/api/account/second-factor/confirmation',
+      {
+        config: { access: 'session' },
+        schema: {
+          summary: 'Confirm the second factor with a code; answers the ten recovery codes, once',
+          tags: ['session'],
+          body: secondFactorCodeSchema,
+          response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request) => confirmEnrolment(context, requesterOf(request), request.body.code),
+    );
+  };
+}
