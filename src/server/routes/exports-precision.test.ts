@@ -40,7 +40,8 @@ describe.each(testDatabases())('the CSV export on $engine', (testDatabase) => {
       headers: { cookie: doctor.cookie },
     });
     expect(csv.statusCode, csv.body).toBe(200);
-    const [header = [], values = []] = parse<string[]>(csv.body);
+    const rows: string[][] = parse(csv.body);
+    const [header = [], values = []] = rows;
     row = Object.fromEntries(header.map((name, index) => [name, values[index] ?? '']));
     line = csv.body.split('\r\n')[1] ?? '';
   });
