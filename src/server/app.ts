@@ -18,6 +18,7 @@ import { installInputGuards } from './input-guards.ts';
 import { installMetrics } from './metrics.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { cdsHooksRoutes } from './routes/cds-hooks.ts';
 import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { exportRoutes } from './routes/exports.ts';
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(worklistRoutes(context));
   await app.register(ruleSetRoutes(context));
   await app.register(ruleSetImpactRoutes(context));
+  await app.register(cdsHooksRoutes(context));
   await app.register(clientErrorRoutes());
   await app.register(fhirRoutes(context), { prefix: '/fhir' });
 

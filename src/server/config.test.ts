@@ -12,6 +12,7 @@ describe('configuration', () => {
       sessionAbsoluteHours: 12,
       timeZone: 'UTC',
       patientIdSystem: 'urn:triage:patient-number',
+      publicUrl: undefined,
       followUpDaysHigh: 30,
       followUpDaysModerate: 90,
     });
@@ -29,6 +30,9 @@ describe('configuration', () => {
     ['TRIAGE_PATIENT_ID_SYSTEM', 'patient-number'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'https://clinic example/patients'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'http://'],
+    ['PUBLIC_URL', 'triage.clinic.example'],
+    ['PUBLIC_URL', 'ftp://triage.clinic.example'],
+    ['PUBLIC_URL', 'https://triage.clinic.example/?x=1'],
     ['FOLLOW_UP_DAYS_HIGH', '0'],
     ['FOLLOW_UP_DAYS_HIGH', '2.5'],
     ['FOLLOW_UP_DAYS_MODERATE', 'ninety'],
@@ -41,5 +45,14 @@ describe('configuration', () => {
     for (const system of ['https://clinic.example/fhir/patient-number', 'urn:oid:1.2.3.4.5']) {
       expect(loadConfig({ TRIAGE_PATIENT_ID_SYSTEM: system }).patientIdSystem).toBe(system);
     }
+  });
+
+  it('keeps the public URL without a trailing slash, a path included', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://triage.clinic.example/' }).publicUrl).toBe(
+      'https://triage.clinic.example',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://clinic.example/triage/' }).publicUrl).toBe(
+      'https://clinic.example/triage',
+    );
   });
 });

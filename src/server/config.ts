@@ -20,6 +20,12 @@ export interface Config {
   webRoot: string | undefined;
   /** The FHIR identifier system (a URI) under which the clinic's patient numbers are exported. */
   patientIdSystem: string;
+  /**
+   * The product's public base URL (scheme, host and any path, no trailing slash), as the clinic's
+   * record system reaches it: the CDS Hooks service's `aud` and its cards' links are built from it;
+   * unset, from the request's protocol and host.
+   */
+  publicUrl: string | undefined;
   /** A Bearer token that may read GET /api/metrics without a session (a Prometheus server's). */
   metricsToken: string | undefined;
   /** Days after an assessment with a condition at High that the patient is due for follow-up. */
@@ -73,6 +79,25 @@ function isUri(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(text) && URL.canParse(text);
 }
 
+/** An http(s) base URL without query or fragment; returned without a trailing slash. */
+function publicUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const problem =
+    'must be an http:// or https:// URL without a query or fragment, such as https://triage.clinic.example';
+  if (!URL.canParse(raw)) throw new ConfigError('PUBLIC_URL', `${problem} (got "${raw}")`);
+  const url = new URL(raw);
+  if (
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    raw.includes('?') ||
+    raw.includes('#')
+  ) {
+    throw new ConfigError('PUBLIC_URL', `${problem} (got "${raw}")`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 /** A metrics token is long enough that it cannot be guessed, and fits in a header as it is. */
 function metricsTokenOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -120,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
     patientIdSystem,
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
     followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),

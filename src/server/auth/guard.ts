@@ -8,8 +8,12 @@ import { recordAudit } from '../services/audit.ts';
 import { can, type Action } from './policy.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
 
-/** What a route needs: nothing (`public`), any signed-in user (`session`), or an action's roles. */
-export type Access = 'public' | 'session' | Action;
+/**
+ * What a route needs: nothing (`public`), any signed-in user (`session`), an action's roles, or
+ * a registered record system's signed JWT (`cds-client`), which the CDS Hooks service checks
+ * itself; such a request carries no cookie, so a cross-site call (CORS) forges nothing.
+ */
+export type Access = 'public' | 'session' | 'cds-client' | Action;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -149,6 +153,7 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.addHook('onRequest', async (request, reply) => {
     securityHeaders(request, reply);
     const access = request.routeOptions.config.access;
+    if (access === 'cds-client') return;
     if (access === undefined || access === 'public') {
       if (access === 'public' && stateChanging.has(request.method)) checkSameOrigin(request);
       return;

@@ -299,6 +299,29 @@ export interface ApiTokensTable {
   last_used_at: Timestamp | null;
 }
 
+/** A record system allowed to call the CDS Hooks service; exactly one of jwks and jwks_url is set. */
+export interface CdsClientsTable {
+  id: string;
+  /** The `iss` of its JWTs; unique among live clients. */
+  issuer: string;
+  /** Its JWK Set (public keys only), as JSON text. */
+  jwks: string | null;
+  /** Where its JWK Set is read from. */
+  jwks_url: string | null;
+  created_at: Timestamp;
+  /** Who registered it: the command line's operator when null. */
+  created_by: string | null;
+  removed_at: Timestamp | null;
+  removed_by: string | null;
+}
+
+/** A CDS client's JWT id already used, kept until the token expires. */
+export interface CdsJtisTable {
+  issuer: string;
+  jti: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -321,6 +344,8 @@ export interface Database {
   patient_follow_ups: PatientFollowUpsTable;
   worklist_totals: WorklistTotalsTable;
   rule_set_activations: RuleSetActivationsTable;
+  cds_clients: CdsClientsTable;
+  cds_jtis: CdsJtisTable;
   user_second_factors: UserSecondFactorsTable;
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   second_factor_challenges: SecondFactorChallengesTable;

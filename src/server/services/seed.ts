@@ -140,6 +140,8 @@ type SeededTable = Exclude<
   | 'patient_follow_ups'
   | 'worklist_totals'
   | 'rule_set_activations'
+  | 'cds_clients'
+  | 'cds_jtis'
   | 'user_second_factors'
   | 'second_factor_recovery_codes'
   | 'second_factor_challenges'

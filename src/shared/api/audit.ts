@@ -48,6 +48,12 @@ export const auditActions = [
   'second_factor_recovery_code_used',
   /** A user's second factor and recovery codes removed by an administrator (`triage user reset-mfa`). */
   'second_factor_reset',
+  /** A record system registered to call the CDS Hooks service; the target is its issuer. */
+  'cds_client_add',
+  /** A CDS client removed; the target is its issuer. */
+  'cds_client_remove',
+  /** A CDS Hooks service call (failure when refused); the target is the patient record when matched. */
+  'cds_call',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
 ] as const;

@@ -13,6 +13,8 @@ export const errorCodes = [
   'review_locked',
   'stale_version',
   'precondition_required',
+  /** A CDS Hooks call whose FHIR data was neither prefetched nor could be fetched (412). */
+  'fhir_data_unavailable',
   'too_many_attempts',
   'database_unavailable',
   'disk_full',

@@ -12,6 +12,7 @@ import { worklists } from './20261125T0300-worklists.ts';
 import { keptCounts } from './20261125T0400-kept-counts.ts';
 import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 import { ruleSetActivations } from './20261125T0500-rule-set-activations.ts';
+import { cdsClients } from './20261125T0600-cds-clients.ts';
 import { apiTokens } from './20261125T0610-api-tokens.ts';
 import { mfa } from './20261125T0620-mfa.ts';
 
@@ -30,6 +31,7 @@ export const migrations: readonly TriageMigration[] = [
   keptCounts,
   keptCountTotals,
   ruleSetActivations,
+  cdsClients,
   apiTokens,
   mfa,
 ];

@@ -1,0 +1,107 @@
+import {
+  CONDITION_DISPLAY_NAMES,
+  RISK_STATUS_LABELS,
+  type AssessmentResult,
+  type ConditionResult,
+  type PatientData,
+  type RuleSet,
+} from '../../engine/index.ts';
+import type { CdsCard } from '../../shared/api/cds-hooks.ts';
+import { RULE_SET_SYSTEM } from './codes.ts';
+
+export const CARD_SOURCE_LABEL = 'Chronic Disease Risk Assessment System';
+export const START_ASSESSMENT_LABEL = 'Start a full assessment';
+
+/** The card of each status that gets one; the others (Low, Insufficient Data, Diagnosed) get none. */
+export const CARD_INDICATORS = { TRUE: 'warning', MAYBE: 'info' } as const;
+
+function hasCard(
+  result: ConditionResult,
+): result is ConditionResult & { riskStatus: keyof typeof CARD_INDICATORS } {
+  return result.riskStatus in CARD_INDICATORS;
+}
+
+/** A weight or score as people write it: at most four decimals, no trailing zeros. */
+function formatScore(value: number): string {
+  return String(Number(value.toFixed(4)));
+}
+
+/** Markdown escaping for text from the rule set (names may hold '*', '_' or '<'). */
+function markdownText(text: string): string {
+  return text.replaceAll(/[\\`*_{}[\]<>()#+!|]/g, (character) => `\\${character}`);
+}
+
+function detailOf(result: ConditionResult, input: PatientData, ruleSet: RuleSet): string {
+  const rules = ruleSet.conditions[result.condition];
+  const lines = [
+    `${result.factorCount} factor${result.factorCount === 1 ? '' : 's'} count; ` +
+      `the threshold is ${formatScore(result.details.threshold)}.`,
+    '',
+    '**Risk factors that count**',
+    '',
+    ...(result.details.riskFactors.length === 0
+      ? ['- none']
+      : result.details.riskFactors.map(
+          (factor) => `- ${markdownText(factor.name)} (weight ${formatScore(factor.weight)})`,
+        )),
+  ];
+  const comorbidities = rules.comorbidities.filter(
+    (other) => input.management?.[other]?.diagnosed === true,
+  );
+  if (comorbidities.length > 0) {
+    lines.push(
+      '',
+      `Diagnosed comorbidities add ${formatScore(result.components.comorbidityScore)}: ` +
+        comorbidities.map((other) => CONDITION_DISPLAY_NAMES[other]).join(', ') +
+        '.',
+    );
+  }
+  lines.push(
+    '',
+    markdownText(result.interpretation),
+    '',
+    'Symptoms are not in the record and were not counted: a full assessment asks them and may ' +
+      'change the status.',
+    '',
+    `Scored under rule set ${markdownText(ruleSet.version)} (${markdownText(ruleSet.name)}).`,
+  );
+  return lines.join('\n');
+}
+
+/** Whether any condition of a result gets a card. */
+export function hasCards(result: AssessmentResult): boolean {
+  return result.conditions.some(hasCard);
+}
+
+/**
+ * One card per condition at High (`warning`) or Moderate (`info`), in the engine's order; a
+ * condition already diagnosed, at Low or with too little known gets none.
+ */
+export function cardsFor(options: {
+  result: AssessmentResult;
+  input: PatientData;
+  ruleSet: RuleSet;
+  /** Where a full assessment of this patient starts; undefined when the patient has no record. */
+  assessmentUrl: string | undefined;
+  /** The product's Guidelines page, which shows the rule sets. */
+  guidelinesUrl: string;
+  uuid: () => string;
+}): CdsCard[] {
+  const { result, input, ruleSet, assessmentUrl } = options;
+  return result.conditions.filter(hasCard).map((condition) => ({
+    uuid: options.uuid(),
+    summary: `${CONDITION_DISPLAY_NAMES[condition.condition]}: ${RISK_STATUS_LABELS[condition.riskStatus]}`,
+    detail: detailOf(condition, input, ruleSet),
+    indicator: CARD_INDICATORS[condition.riskStatus],
+    source: {
+      label: CARD_SOURCE_LABEL,
+      url: options.guidelinesUrl,
+      topic: { system: RULE_SET_SYSTEM, code: ruleSet.version, display: ruleSet.name },
+    },
+    ...(assessmentUrl === undefined
+      ? {}
+      : {
+          links: [{ label: START_ASSESSMENT_LABEL, url: assessmentUrl, type: 'absolute' as const }],
+        }),
+  }));
+}

@@ -1,0 +1,580 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CONDITION_DISPLAY_NAMES,
+  DEFAULT_RULE_SET,
+  RISK_STATUS_LABELS,
+  score,
+  type PatientData,
+} from '../../engine/index.ts';
+import type { CdsCard, CdsDiscovery, CdsResponse } from '../../shared/api/cds-hooks.ts';
+import type { Patient } from '../../shared/api/patients.ts';
+import { PREFETCH_TEMPLATES } from '../cds/service-definition.ts';
+import { addCdsClient } from '../services/cds-clients.ts';
+import { openTestApp, type TestApp } from '../testing/app.ts';
+import {
+  makeSigningKey,
+  searchset,
+  signCall,
+  StandInServer,
+  type SigningKey,
+  type TokenOptions,
+} from '../testing/cds-record-system.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { signedInAs } from '../testing/users.ts';
+
+const publicUrl = 'https://triage.clinic.example';
+const serviceUrl = `${publicUrl}/cds-services/chronic-disease-risk`;
+const issuer = 'https://ehr.clinic.example';
+const remoteIssuer = 'https://remote-ehr.clinic.example';
+const idSystem = 'urn:triage:patient-number';
+const operator = { user: null, address: 'command line' };
+
+const loinc = (code: string) => ({ coding: [{ system: 'http://loinc.org', code }] });
+const snomed = (code: string) => ({ coding: [{ system: 'http://snomed.info/sct', code }] });
+const icd10cm = (code: string) => ({
+  coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code }],
+});
+
+function quantity(patientId: string, code: string, value: number, unit: string, date: string) {
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    code: loinc(code),
+    subject: { reference: `Patient/${patientId}` },
+    effectiveDateTime: date,
+    valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
+  };
+}
+
+function smoking(patientId: string, answer: string, date: string) {
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    code: loinc('72166-2'),
+    subject: { reference: `Patient/${patientId}` },
+    effectiveDateTime: date,
+    valueCodeableConcept: snomed(answer),
+  };
+}
+
+function condition(patientId: string, code: object) {
+  return {
+    resourceType: 'Condition',
+    clinicalStatus: {
+      coding: [
+        { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
+      ],
+    },
+    code,
+    subject: { reference: `Patient/${patientId}` },
+  };
+}
+
+function familyHistory(patientId: string, codes: object[]) {
+  return {
+    resourceType: 'FamilyMemberHistory',
+    status: 'completed',
+    patient: { reference: `Patient/${patientId}` },
+    relationship: { coding: [{ code: 'FTH' }] },
+    condition: codes.map((code) => ({ code })),
+  };
+}
+
+interface StandInPatient {
+  id: string;
+  prefetch: Record<string, unknown>;
+  /** What the mapping must give, written out by hand. */
+  expected: PatientData;
+}
+
+/** A man of 66 (on 2026-11-22) who smokes, 1.75 m and 95 kg, with family DM2 and hypertension. */
+const smoker: StandInPatient = {
+  id: 'p-smoker',
+  prefetch: {
+    patient: {
+      resourceType: 'Patient',
+      id: 'p-smoker',
+      identifier: [{ system: idSystem, value: 'MRN-1001' }],
+      name: [{ use: 'official', family: 'Banda', given: ['Joseph'] }],
+      gender: 'male',
+      birthDate: '1960-05-01',
+    },
+    observations: searchset([
+      quantity('p-smoker', '8302-2', 1.75, 'm', '2026-10-01'),
+      quantity('p-smoker', '8302-2', 170, 'cm', '2020-01-01'),
+      quantity('p-smoker', '29463-7', 95, 'kg', '2026-10-01'),
+      smoking('p-smoker', '77176002', '2026-10-01'),
+      smoking('p-smoker', '266919005', '2019-01-01'),
+    ]),
+    conditions: null,
+    familyHistory: searchset([
+      familyHistory('p-smoker', [
+        snomed('44054006'),
+        { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10', code: 'I10' }] },
+      ]),
+    ]),
+  },
+  expected: {
+    demographics: { age: 66, gender: 'Male', height: 175, weight: 95 },
+    riskFactors: { smoking: true, familyHistory: { DM2: true, Hypertension: true } },
+  },
+};
+
+/** A woman with no height recorded, her weight in pounds, who never smoked. */
+const noHeight: StandInPatient = {
+  id: 'p-no-height',
+  prefetch: {
+    patient: {
+      resourceType: 'Patient',
+      id: 'p-no-height',
+      identifier: [{ system: 'https://ehr.clinic.example/mrn', value: 'EHR-77' }],
+      name: [{ text: 'Grace Phiri' }],
+      gender: 'female',
+      birthDate: '1990-02-10',
+    },
+    observations: searchset([
+      quantity('p-no-height', '29463-7', 154, '[lb_av]', '2026-09-01'),
+      smoking('p-no-height', '266919005', '2026-09-01'),
+    ]),
+    conditions: searchset([]),
+    familyHistory: searchset([familyHistory('p-no-height', [snomed('195967001')])]),
+  },
+  expected: {
+    demographics: { age: 36, gender: 'Female', weight: 69.9 },
+    riskFactors: { smoking: false, familyHistory: { Asthma: true } },
+  },
+};
+
+/** A woman of 58 with hypertension coded in ICD-10-CM and type 2 diabetes by a SNOMED CT descendant. */
+const diagnosed: StandInPatient = {
+  id: 'p-diagnosed',
+  prefetch: {
+    patient: {
+      resourceType: 'Patient',
+      id: 'p-diagnosed',
+      identifier: [{ system: idSystem, value: 'mrn-2002' }],
+      gender: 'female',
+      birthDate: '1968-03-15',
+    },
+    observations: searchset([
+      quantity('p-diagnosed', '8302-2', 160, 'cm', '2026-11-01'),
+      quantity('p-diagnosed', '29463-7', 88000, 'g', '2026-11-01'),
+    ]),
+    conditions: searchset([
+      condition('p-diagnosed', icd10cm('I10')),
+      condition('p-diagnosed', snomed('313436004')),
+      // About another patient: passed by.
+      condition('someone-else', snomed('195967001')),
+    ]),
+    familyHistory: searchset([familyHistory('p-diagnosed', [snomed('55822004')])]),
+  },
+  expected: {
+    demographics: { age: 58, gender: 'Female', height: 160, weight: 88 },
+    riskFactors: { familyHistory: { Hyperlipidaemia: true } },
+    management: { Hypertension: { diagnosed: true }, DM2: { diagnosed: true } },
+  },
+};
+
+/** The cards the engine's statuses call for: one per condition at High or Moderate. */
+function expectedCards(input: PatientData) {
+  return score(input, DEFAULT_RULE_SET)
+    .conditions.filter((result) => result.riskStatus === 'TRUE' || result.riskStatus === 'MAYBE')
+    .map((result) => ({
+      summary: `${CONDITION_DISPLAY_NAMES[result.condition]}: ${RISK_STATUS_LABELS[result.riskStatus]}`,
+      indicator: result.riskStatus === 'TRUE' ? 'warning' : 'info',
+    }));
+}
+
+describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase) => {
+  let t: TestApp;
+  let ehr: StandInServer;
+  let es384: SigningKey;
+  let rs384: SigningKey;
+  let intruder: SigningKey;
+
+  const nowSeconds = () => Math.floor(t.context.now().getTime() / 1000);
+  const token = (options: Partial<TokenOptions> = {}, key: SigningKey = es384) =>
+    signCall(key, { issuer, audience: serviceUrl, now: nowSeconds(), ...options });
+
+  function body(patient: StandInPatient, extra: Record<string, unknown> = {}) {
+    return {
+      hook: 'patient-view',
+      hookInstance: crypto.randomUUID(),
+      context: { patientId: patient.id, userId: 'Practitioner/nurse-1' },
+      prefetch: patient.prefetch,
+      ...extra,
+    };
+  }
+
+  const call = (jwt: string | undefined, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/cds-services/chronic-disease-risk',
+      headers: { ...(jwt === undefined ? {} : { authorization: `Bearer ${jwt}` }), ...headers },
+      payload: payload as Record<string, unknown>,
+    });
+
+  const count = async (table: 'patient_records' | 'cds_jtis') =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  const lastAudit = () =>
+    t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'cds_call')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    t = await openTestApp(testDatabase, { PUBLIC_URL: `${publicUrl}/` });
+    es384 = await makeSigningKey('ES384', 'ehr-es384');
+    rs384 = await makeSigningKey('RS384', 'ehr-rs384');
+    // The same kid as the record system's key, but another key: a forger's.
+    intruder = await makeSigningKey('ES384', 'ehr-es384');
+    ehr = new StandInServer();
+    ehr.jwks = { keys: [rs384.publicJwk] };
+    await ehr.start();
+    await addCdsClient(t.context, operator, { issuer, jwks: { keys: [es384.publicJwk] } });
+    await addCdsClient(t.context, operator, {
+      issuer: remoteIssuer,
+      jwksUrl: `${ehr.origin}/jwks.json`,
+    });
+  });
+  afterAll(async () => {
+    await ehr.stop();
+    await t.close();
+  });
+
+  it('lists the one service with its prefetch templates, with CORS for any origin', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/cds-services',
+      headers: { origin: 'https://ehr.example.org' },
+    });
+    expect(response.statusCode).toBe(200);
+    const discovered = response.json<CdsDiscovery>();
+    expect(discovered.services).toHaveLength(1);
+    expect(discovered.services[0]?.title).toBe('Chronic disease risk');
+    expect(discovered.services[0]?.description).toMatch(/^Scores the patient's risk/);
+    expect(discovered).toEqual({
+      services: [
+        {
+          hook: 'patient-view',
+          id: 'chronic-disease-risk',
+          title: 'Chronic disease risk',
+          description: discovered.services[0]?.description,
+          prefetch: {
+            patient: 'Patient/{{context.patientId}}',
+            observations:
+              'Observation?patient={{context.patientId}}&code=http://loinc.org|8302-2,http://loinc.org|29463-7,http://loinc.org|72166-2&_sort=-date',
+            conditions: 'Condition?patient={{context.patientId}}&clinical-status=active',
+            familyHistory: 'FamilyMemberHistory?patient={{context.patientId}}',
+          },
+        },
+      ],
+    });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/cds-services/chronic-disease-risk',
+      headers: {
+        origin: 'https://ehr.example.org',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it('answers cards whose statuses are the engine score of what the record holds', async () => {
+    // The record of mrn-2002 exists already: the card links to it rather than making another.
+    const nurse = await signedInAs(t, 'nurse');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients',
+      headers: { cookie: nurse.cookie },
+      payload: { number: 'MRN-2002', name: 'Ruth Zulu' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const existing = made.json<Patient>();
+
+    let nonEmpty = 0;
+    for (const patient of [smoker, noHeight, diagnosed]) {
+      const response = await call(await token(), body(patient));
+      expect(response.statusCode, `${patient.id}: ${response.body}`).toBe(200);
+      const cards = response.json<CdsResponse>().cards;
+      expect(
+        cards.map((card) => ({ summary: card.summary, indicator: card.indicator })),
+        patient.id,
+      ).toEqual(expectedCards(patient.expected));
+      if (cards.length > 0) nonEmpty += 1;
+      for (const card of cards) {
+        expect(card.summary.length).toBeLessThan(140);
+        expect(card.source).toMatchObject({
+          label: 'Chronic Disease Risk Assessment System',
+          topic: { code: DEFAULT_RULE_SET.version },
+        });
+        expect(card.detail).toContain(`Scored under rule set ${DEFAULT_RULE_SET.version} `);
+      }
+      if (patient === diagnosed) {
+        expect(cards.map((card) => card.summary).join()).not.toMatch(/Hypertension|Diabetes/);
+        expect(cards[0]?.links).toEqual([
+          {
+            label: 'Start a full assessment',
+            url: `${publicUrl}/assessments/new?patient=${existing.id}`,
+            type: 'absolute',
+          },
+        ]);
+      }
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(2);
+  });
+
+  it('names the factors that count in the detail, and links a record made from the Patient', async () => {
+    const response = await call(await token(), body(smoker));
+    const cards = response.json<CdsResponse>().cards;
+    const dm2 = cards.find((card) => card.summary.startsWith('Type 2 Diabetes'));
+    const engine = score(smoker.expected, DEFAULT_RULE_SET).conditions.find(
+      (result) => result.condition === 'DM2',
+    );
+    expect(dm2).toBeDefined();
+    for (const factor of engine?.details.riskFactors ?? []) {
+      expect(dm2?.detail).toContain(`(weight ${factor.weight})`);
+    }
+    const record = await t.database.db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('number_key', '=', 'mrn-1001')
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({
+      number: 'MRN-1001',
+      name: 'Joseph Banda',
+      birth_date: '1960-05-01',
+      gender: 'Male',
+    });
+    for (const card of cards) {
+      expect(card.links?.[0]?.url).toBe(`${publicUrl}/assessments/new?patient=${record.id}`);
+    }
+    // One record for two calls about the same patient; its creation audited as the record system's.
+    expect(
+      await t.database.db
+        .selectFrom('audit_events')
+        .select(['username', 'target_id'])
+        .where('action', '=', 'patient_create')
+        .where('target_id', '=', record.id)
+        .execute(),
+    ).toEqual([{ username: issuer, target_id: record.id }]);
+    expect(await lastAudit()).toMatchObject({
+      username: issuer,
+      outcome: 'success',
+      target_type: 'patient',
+      target_id: record.id,
+    });
+  });
+
+  it('gives no link when the Patient has no usable identifier', async () => {
+    const anonymous = structuredClone(smoker);
+    anonymous.id = 'p-anonymous';
+    (anonymous.prefetch.patient as { id: string; identifier: unknown }).id = 'p-anonymous';
+    (anonymous.prefetch.patient as { identifier: unknown }).identifier = [
+      { system: idSystem, value: 'not a number!' },
+    ];
+    anonymous.prefetch.observations = JSON.parse(
+      JSON.stringify(smoker.prefetch.observations).replaceAll('p-smoker', 'p-anonymous'),
+    ) as unknown;
+    const response = await call(await token(), body(anonymous));
+    expect(response.statusCode, response.body).toBe(200);
+    const cards = response.json<CdsResponse>().cards;
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.every((card: CdsCard) => card.links === undefined)).toBe(true);
+  });
+
+  it('accepts RS384 from a client whose JWK Set is read from its URL, jku naming it', async () => {
+    const response = await call(
+      await token({ issuer: remoteIssuer, header: { jku: `${ehr.origin}/jwks.json` } }, rs384),
+      body(noHeight),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  describe('refuses with 401, scoring nothing and auditing a failure', () => {
+    const cases: Array<[string, () => Promise<string | undefined>]> = [
+      ['no token', async () => undefined],
+      ['a wrong signature', () => token({}, intruder)],
+      [
+        'a wrong aud',
+        () => token({ audience: 'https://elsewhere.example/cds-services/chronic-disease-risk' }),
+      ],
+      ['an expired token', () => token({ now: nowSeconds() - 600, expiresIn: 300 })],
+      ['an exp more than 5 minutes ahead', () => token({ expiresIn: 10 * 60 })],
+      ['no jti', () => token({ without: ['jti'] })],
+      ['an unknown issuer', () => token({ issuer: 'https://stranger.example' })],
+      [
+        'a jku that is not the registered URL',
+        () => token({ header: { jku: 'https://attacker.example/jwks.json' } }),
+      ],
+      ['an RS384 key of another client', () => token({}, rs384)],
+    ];
+    it.each(cases)('%s', async (_name, make) => {
+      const before = { records: await count('patient_records'), jtis: await count('cds_jtis') };
+      const response = await call(await make(), body(smoker));
+      expect(response.statusCode, response.body).toBe(401);
+      expect(response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
+      expect(response.body).not.toContain('Type 2 Diabetes');
+      expect({ records: await count('patient_records'), jtis: await count('cds_jtis') }).toEqual(
+        before,
+      );
+      expect(await lastAudit()).toMatchObject({ outcome: 'failure', target_type: 'cds_service' });
+    });
+
+    it('a jti used before', async () => {
+      const jwt = await token();
+      const first = await call(jwt, body(noHeight));
+      expect(first.statusCode, first.body).toBe(200);
+      const again = await call(jwt, body(noHeight));
+      expect(again.statusCode).toBe(401);
+      expect(again.json()).toMatchObject({ error: { message: "The JWT's jti was already used." } });
+      expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
+    });
+  });
+
+  it('checks aud against the request host when PUBLIC_URL is not set', async () => {
+    const local = await openTestApp(testDatabase);
+    try {
+      await addCdsClient(local.context, operator, { issuer, jwks: { keys: [es384.publicJwk] } });
+      const now = Math.floor(local.context.now().getTime() / 1000);
+      const send = async (audience: string) =>
+        local.app.inject({
+          method: 'POST',
+          url: '/cds-services/chronic-disease-risk',
+          headers: {
+            host: 'triage.local:8443',
+            authorization: `Bearer ${await signCall(es384, { issuer, audience, now })}`,
+          },
+          payload: body(noHeight),
+        });
+      expect((await send(serviceUrl)).statusCode).toBe(401);
+      const right = await send('http://triage.local:8443/cds-services/chronic-disease-risk');
+      expect(right.statusCode, right.body).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('answers a bad body 400 after the token, audited as a failed call', async () => {
+    const response = await call(await token(), { hook: 'patient-view', context: {} });
+    expect(response.statusCode).toBe(400);
+    expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
+  });
+
+  it('reads what was not prefetched from fhirServer with the access token', async () => {
+    const id = 'p-fetched';
+    const patient = structuredClone(diagnosed.prefetch);
+    (patient.patient as { id: string; identifier: unknown }).id = id;
+    (patient.patient as { identifier: unknown }).identifier = [
+      { system: idSystem, value: 'MRN-3003' },
+    ];
+    const relabel = (value: unknown) =>
+      JSON.parse(JSON.stringify(value).replaceAll('p-diagnosed', id)) as unknown;
+    const path = (key: keyof typeof PREFETCH_TEMPLATES) =>
+      PREFETCH_TEMPLATES[key].replaceAll('{{context.patientId}}', id);
+    ehr.fhir.set(path('patient'), { status: 200, body: patient.patient });
+    ehr.fhir.set(path('observations'), { status: 200, body: relabel(patient.observations) });
+    // The conditions come in two pages.
+    const conditions = (relabel(patient.conditions) as { entry: unknown[] }).entry;
+    ehr.fhir.set(path('conditions'), {
+      status: 200,
+      body: {
+        resourceType: 'Bundle',
+        type: 'searchset',
+        entry: conditions.slice(0, 1),
+        link: [{ relation: 'next', url: `${ehr.origin}/fhir/Condition?page=2` }],
+      },
+    });
+    ehr.fhir.set('Condition?page=2', {
+      status: 200,
+      body: { resourceType: 'Bundle', entry: conditions.slice(1) },
+    });
+    ehr.seen.length = 0;
+
+    const response = await call(
+      await token(),
+      body(
+        {
+          id,
+          prefetch: { familyHistory: relabel(diagnosed.prefetch.familyHistory) },
+          expected: {},
+        },
+        {
+          fhirServer: `${ehr.origin}/fhir`,
+          fhirAuthorization: {
+            access_token: 'record-system-token',
+            token_type: 'Bearer',
+            expires_in: 300,
+            scope: 'patient/*.read',
+            subject: 'triage',
+          },
+        },
+      ),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(
+      response
+        .json<CdsResponse>()
+        .cards.map((card) => ({ summary: card.summary, indicator: card.indicator })),
+    ).toEqual(expectedCards(diagnosed.expected));
+    expect(ehr.seen.map((request) => request.path).sort()).toEqual(
+      [path('patient'), path('observations'), path('conditions'), 'Condition?page=2'].sort(),
+    );
+    expect(new Set(ehr.seen.map((request) => request.authorization))).toEqual(
+      new Set(['Bearer record-system-token']),
+    );
+
+    // The FHIR server refusing the token is the specification's 412.
+    ehr.fhir.set(path('patient'), { status: 401, body: { resourceType: 'OperationOutcome' } });
+    const refused = await call(
+      await token(),
+      body(
+        { id, prefetch: {}, expected: {} },
+        {
+          fhirServer: `${ehr.origin}/fhir`,
+          fhirAuthorization: { access_token: 'expired', token_type: 'Bearer' },
+        },
+      ),
+    );
+    expect(refused.statusCode).toBe(412);
+    expect(refused.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'fhir_data_unavailable',
+    });
+    expect(refused.json<{ error: { message: string } }>().error.message).toContain('401');
+  });
+
+  it('answers 412 when a prefetch is missing and no fhirServer is named', async () => {
+    const partial = { ...smoker, prefetch: { patient: smoker.prefetch.patient } };
+    const response = await call(await token(), body(partial));
+    expect(response.statusCode).toBe(412);
+    expect(response.json()).toMatchObject({ error: { code: 'fhir_data_unavailable' } });
+    expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    expect(Object.keys(document.paths['/cds-services'] ?? {})).toEqual(['get']);
+    expect(Object.keys(document.paths['/cds-services/chronic-disease-risk'] ?? {})).toEqual([
+      'post',
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  cdsDiscoverySchema,
+  cdsRequestSchema,
+  cdsResponseSchema,
+} from '../../shared/api/cds-hooks.ts';
+import { CDS_SERVICE_ID } from '../cds/service-definition.ts';
+import type { AppContext } from '../context.ts';
+import { callCdsService, cdsDiscovery } from '../services/cds-hooks.ts';
+import { errorResponses } from './responses.ts';
+
+const tags = ['cds-hooks'];
+
+/**
+ * CORS as a browser-based record system needs it (the CDS Hooks specification defers to OWASP's
+ * advice): any origin, no credentials (calls carry a JWT, never a cookie), the two methods and
+ * the two request headers a call uses.
+ */
+const corsHeaders = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-max-age': '600',
+};
+
+/** The product's base URL: PUBLIC_URL, else the protocol and host the request came with. */
+function baseUrlOf(context: AppContext, request: FastifyRequest): string {
+  return context.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    // Encapsulated: these headers are on this plugin's answers only, errors included.
+    app.addHook('onRequest', async (_request, reply) => {
+      void reply.headers({ ...corsHeaders, 'cache-control': 'no-store' });
+    });
+
+    app.get(
+      '/cds-services',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'CDS Hooks discovery: the chronic disease risk service and what it prefetches',
+          tags,
+          response: { 200: cdsDiscoverySchema },
+        },
+      },
+      () => cdsDiscovery(),
+    );
+
+    app.post(
+      `/cds-services/${CDS_SERVICE_ID}`,
+      {
+        config: { access: 'cds-client' },
+        // The service checks the JWT before the body, and audits a bad body as a failed call.
+        attachValidation: true,
+        schema: {
+          summary: 'CDS Hooks patient-view call: cards for the conditions at High or Moderate risk',
+          description:
+            "Authorization: Bearer JWT of a registered client (ES384 or RS384; aud this URL; exp at most 5 minutes ahead; jti used once). A prefetch key left out is read from fhirServer with fhirAuthorization's token, else the call is a 412. Audited as cds_call.",
+          tags,
+          body: cdsRequestSchema,
+          response: { 200: cdsResponseSchema, ...errorResponses(400, 401, 412) },
+        },
+      },
+      async (request) =>
+        callCdsService(context, {
+          base: baseUrlOf(context, request),
+          authorization: request.headers.authorization,
+          body: request.body,
+          address: request.ip,
+        }),
+    );
+
+    for (const url of ['/cds-services', `/cds-services/${CDS_SERVICE_ID}`]) {
+      app.options(
+        url,
+        { config: { access: 'public' }, schema: { hide: true } },
+        async (_request, reply) => reply.status(204).send(),
+      );
+    }
+  };
+}

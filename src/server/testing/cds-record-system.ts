@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+
+/**
+ * A stand-in for a clinic's record system in tests: its own ES384 and RS384 key pairs, a JWK Set
+ * it serves, a FHIR server it answers from, and the JWTs it signs its CDS Hooks calls with.
+ */
+export interface SigningKey {
+  alg: 'ES384' | 'RS384';
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+export async function makeSigningKey(alg: 'ES384' | 'RS384', kid: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  return { alg, kid, privateKey, publicJwk };
+}
+
+export interface TokenOptions {
+  issuer: string;
+  audience: string;
+  /** Seconds since the epoch: the app's clock, not the machine's. */
+  now: number;
+  expiresIn?: number;
+  jti?: string;
+  header?: Record<string, unknown>;
+  /** Leave claims out. */
+  without?: Array<'exp' | 'jti' | 'iat'>;
+}
+
+export async function signCall(key: SigningKey, options: TokenOptions): Promise<string> {
+  const without = new Set(options.without ?? []);
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...options.header })
+    .setIssuer(options.issuer)
+    .setAudience(options.audience);
+  if (!without.has('iat')) jwt.setIssuedAt(options.now);
+  if (!without.has('exp')) jwt.setExpirationTime(options.now + (options.expiresIn ?? 120));
+  if (!without.has('jti')) jwt.setJti(options.jti ?? crypto.randomUUID());
+  return jwt.sign(key.privateKey);
+}
+
+export interface FhirRequestSeen {
+  path: string;
+  authorization: string | undefined;
+}
+
+/** A small HTTP server: the JWK Set at /jwks.json, FHIR resources under /fhir by path and query. */
+export class StandInServer {
+  readonly seen: FhirRequestSeen[] = [];
+  jwks: { keys: JWK[] } = { keys: [] };
+  /** FHIR answers by path with query (`Patient/p1`, `Condition?patient=p1&...`). */
+  readonly fhir = new Map<string, { status: number; body: unknown }>();
+  private server = http.createServer((request, response) => {
+    const url = request.url ?? '/';
+    if (url === '/jwks.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(this.jwks));
+      return;
+    }
+    const path = decodeURIComponent(url.replace(/^\/fhir\//, ''));
+    this.seen.push({ path, authorization: request.headers.authorization });
+    const answer = this.fhir.get(path) ?? {
+      status: 404,
+      body: { resourceType: 'OperationOutcome' },
+    };
+    response.writeHead(answer.status, { 'content-type': 'application/fhir+json' });
+    response.end(JSON.stringify(answer.body));
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A searchset Bundle of resources. */
+export function searchset(resources: unknown[]): unknown {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    entry: resources.map((resource) => ({ resource })),
+  };
+}
