@@ -19,6 +19,8 @@ Commands:
   api-token create --name NAME | list | revoke NAME
                               API tokens for another system's FHIR reads
                               (create prints the token once; only its hash is kept)
+  cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) | list | remove ISS
+                              Record systems allowed to call the CDS Hooks service
   --help                      Show this help
 `;
 
@@ -45,6 +47,10 @@ async function main(argv: string[]): Promise<number> {
     case 'api-token': {
       const { runApiTokenCommand } = await import('./commands/api-token.ts');
       return runApiTokenCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    }
+    case 'cds-client': {
+      const { runCdsClientCommand } = await import('./commands/cds-client.ts');
+      return runCdsClientCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     }
     case 'seed': {
       const { runSeedCommand } = await import('./commands/seed.ts');

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { owaspScryptCost } from '../../server/auth/passwords.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { AppContext } from '../../server/context.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { AppError } from '../../server/errors.ts';
+import {
+  addCdsClient,
+  listCdsClients,
+  removeCdsClient,
+} from '../../server/services/cds-clients.ts';
+
+const usage = `Usage:
+  triage cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL)
+                              Let the record system whose JWTs carry iss ISS call the CDS Hooks
+                              service, checked against its JWK Set (public ES384 or RS384 keys)
+  triage cds-client list      The registered clients: issuer, where their keys are, since when
+  triage cds-client remove ISS
+                              Refuse that issuer's calls from now on
+`;
+
+/** Runs work with the configured database (migrated); a test passes its own. */
+export type WithContext = <T>(work: (context: AppContext) => Promise<T>) => Promise<T>;
+
+const configuredContext: WithContext = async (work) => {
+  const config = loadConfig();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database);
+    return await work({ config, database, now: () => new Date(), passwordCost: owaspScryptCost });
+  } finally {
+    await database.close();
+  }
+};
+
+/** The command line acts as the operator of the machine, recorded in the audit trail as such. */
+const operator = { user: null, address: 'command line' };
+
+function readJwksFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} cannot be read.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} is not JSON.`);
+  }
+}
+
+export async function runCdsClientCommand(
+  args: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  withContext: WithContext = configuredContext,
+): Promise<number> {
+  const [subcommand, ...rest] = args;
+  try {
+    switch (subcommand) {
+      case 'add': {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            issuer: { type: 'string' },
+            'jwks-file': { type: 'string' },
+            'jwks-url': { type: 'string' },
+          },
+        });
+        const file = values['jwks-file'];
+        const url = values['jwks-url'];
+        if (values.issuer === undefined || (file === undefined) === (url === undefined)) break;
+        const issuer = values.issuer;
+        const jwks = file === undefined ? undefined : readJwksFile(file);
+        await withContext((context) =>
+          addCdsClient(context, operator, {
+            issuer,
+            ...(jwks === undefined ? {} : { jwks }),
+            ...(url === undefined ? {} : { jwksUrl: url }),
+          }),
+        );
+        io.stdout.write(
+          `Registered CDS client ${issuer}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}.\n`,
+        );
+        return 0;
+      }
+      case 'list': {
+        const clients = await withContext(listCdsClients);
+        io.stdout.write('issuer\tkeys\tregistered\n');
+        for (const client of clients) {
+          const keys =
+            client.jwks_url ??
+            `stored (${(JSON.parse(client.jwks ?? '{"keys":[]}') as { keys: unknown[] }).keys.length} keys)`;
+          io.stdout.write(`${client.issuer}\t${keys}\t${client.created_at}\n`);
+        }
+        return 0;
+      }
+      case 'remove': {
+        const issuer = rest[0];
+        if (issuer === undefined || rest.length !== 1) break;
+        await withContext((context) => removeCdsClient(context, operator, issuer));
+        io.stdout.write(`Removed CDS client ${issuer}; its calls are refused from now on.\n`);
+        return 0;
+      }
+      default:
+        break;
+    }
+  } catch (error) {
+    if (error instanceof AppError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    if (
+      error instanceof TypeError &&
+      'code' in error &&
+      String(error.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.stderr.write(`${error.message}\n${usage}`);
+      return 2;
+    }
+    throw error;
+  }
+  io.stderr.write(usage);
+  return 2;
+}
