@@ -19,11 +19,14 @@ const usage = `Usage:
   triage user add --username NAME --role nurse|doctor|admin [--display-name TEXT]
   triage user list
   triage user disable NAME
+  triage user enable NAME
   triage user set-password NAME
   triage user set-role NAME nurse|doctor|admin
   triage user reset-mfa NAME
 
-Passwords are read from standard input (without echo at a terminal), never from arguments.
+Passwords are read from standard input (without echo at a terminal, where they are asked for
+twice), never from arguments. The last active administrator can be neither disabled nor given
+another role.
 `;
 
 function parseRole(value: string | undefined): Role {
@@ -45,6 +48,25 @@ async function withContext<T>(work: (context: AppContext) => Promise<T>): Promis
   } finally {
     await database.close();
   }
+}
+
+/** A new password: at a terminal asked twice, since a typing slip cannot be seen there. */
+async function readNewPassword(
+  io: { stdin: NodeJS.ReadStream; stderr: NodeJS.WritableStream },
+  question: string,
+): Promise<string> {
+  const password = await readSecret(io.stdin, io.stderr, question);
+  if (!io.stdin.isTTY) return password;
+  const again = await readSecret(io.stdin, io.stderr, 'Repeat it: ');
+  if (again !== password) {
+    throw new AppError(
+      400,
+      'validation_failed',
+      'The two passwords differ; nothing was changed.',
+      'password',
+    );
+  }
+  return password;
 }
 
 /** The command line acts as the operator of the machine, recorded in the audit trail as such. */
@@ -69,7 +91,7 @@ export async function runUserCommand(
         if (values.username === undefined)
           throw new AppError(400, 'validation_failed', '--username is required', 'username');
         const role = parseRole(values.role);
-        const password = await readSecret(io.stdin, io.stderr, 'Password: ');
+        const password = await readNewPassword(io, 'Password: ');
         const user = await withContext((context) =>
           createUser(context, operator, {
             username: values.username ?? '',
@@ -100,10 +122,20 @@ export async function runUserCommand(
         io.stdout.write(`Disabled ${name}; their sessions have ended.\n`);
         return 0;
       }
+      case 'enable': {
+        const name = rest[0];
+        if (name === undefined) break;
+        await withContext(async (context) => {
+          const user = await findUserByUsername(context, name);
+          await updateUser(context, operator, user.id, { disabled: false });
+        });
+        io.stdout.write(`Enabled ${name}; they can sign in again.\n`);
+        return 0;
+      }
       case 'set-password': {
         const name = rest[0];
         if (name === undefined) break;
-        const password = await readSecret(io.stdin, io.stderr, 'New password: ');
+        const password = await readNewPassword(io, 'New password: ');
         await withContext(async (context) => {
           const user = await findUserByUsername(context, name);
           await updateUser(context, operator, user.id, { password });

@@ -78,6 +78,7 @@ export async function updateUser(
       409,
       'conflict',
       'You cannot disable yourself or remove your own admin role.',
+      changes.disabled === true ? 'disabled' : 'role',
     );
   }
   if (changes.password !== undefined) checkPassword(changes.password, existing.username);
@@ -87,6 +88,20 @@ export async function updateUser(
       : await hashPassword(changes.password, context.passwordCost);
   const now = context.now();
   return context.database.transaction(async (trx) => {
+    const disabling = changes.disabled === true;
+    const demoting = changes.role !== undefined && changes.role !== 'admin';
+    if (disabling || demoting) {
+      const admins = await usersRepository.activeAdminIds(trx, context.database.engine);
+      if (admins.length === 1 && admins[0] === id) {
+        // Nobody would be left to manage accounts but the operator at the command line.
+        throw new AppError(
+          409,
+          'conflict',
+          `${existing.username} is the last active administrator: make another account an administrator first.`,
+          disabling ? 'disabled' : 'role',
+        );
+      }
+    }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
       ...(changes.role === undefined ? {} : { role: changes.role }),

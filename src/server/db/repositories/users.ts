@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { User } from '../../../shared/api/users.ts';
+import type { DatabaseEngine } from '../database.ts';
 import type { UsersTable } from '../schema.ts';
 import { bool, type Executor } from './executor.ts';
 
@@ -35,6 +36,21 @@ export const usersRepository = {
 
   list(db: Executor): Promise<UserRow[]> {
     return db.selectFrom('users').selectAll().orderBy('username').execute();
+  },
+
+  /**
+   * The ids of the enabled administrators. On PostgreSQL their rows stay locked until the
+   * transaction ends, so that two administrators disabled at once cannot both see the other as
+   * the one left (SQLite runs one writer at a time).
+   */
+  async activeAdminIds(db: Executor, engine: DatabaseEngine): Promise<string[]> {
+    const query = db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', false);
+    const rows = await (engine === 'postgres' ? query.forUpdate() : query).execute();
+    return rows.map((row) => row.id);
   },
 
   async count(db: Executor): Promise<number> {
