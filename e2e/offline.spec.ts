@@ -11,6 +11,7 @@ import {
 } from './assessment-fixtures.ts';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
 
+const needsConnection = 'This needs a connection to the server. You are offline.';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 
 /** Waits until the service worker has precached the app and controls the page. */
@@ -76,6 +77,10 @@ test('an assessment saved offline waits through a reload and uploads once when b
   await expect(waitingList(page).getByText(code)).toBeVisible();
   await page.screenshot({ path: 'test-results/offline-waiting.png', fullPage: true });
 
+  await page.getByRole('link', { name: 'Follow-up Due' }).click();
+  await expect(page.getByText(needsConnection)).toBeVisible();
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+
   // Signing out with a save waiting asks first, naming it.
   await page.getByRole('button', { name: 'Sign out' }).click();
   const dialog = page.getByRole('dialog', { name: 'Assessments are waiting to upload' });
@@ -114,6 +119,10 @@ test("an update the server refuses stays with the server's reason until discarde
   expect(changed.status()).toBe(200);
 
   await context.setOffline(true);
+  // What needs the server says so and is disabled.
+  await expect(page.getByRole('button', { name: 'Sign Off Results' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Download Report' })).toBeDisabled();
+  await expect(page.getByText(needsConnection)).toBeVisible();
   await page.getByRole('textbox', { name: 'Clinical Notes' }).fill('Changed offline.');
   await page.getByRole('button', { name: 'Update Assessment' }).click();
   await expect(waitingList(page).getByText(code)).toBeVisible();

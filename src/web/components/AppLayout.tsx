@@ -1,6 +1,18 @@
 import { Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
-import { AppShell, Badge, Box, Burger, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import {
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Button,
+  Group,
+  Menu,
+  NavLink,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { can, type Action } from '../../shared/permissions.ts';
@@ -9,6 +21,7 @@ import { useAwaitingReviewCount } from '../hooks/useAwaitingReviewCount.ts';
 import { useSession, useSignedInUser } from '../hooks/useSession.ts';
 import { roleLabels } from '../format.ts';
 import { errorMessage } from '../forms.ts';
+import { OfflineGate } from '../offline/OfflineGate.tsx';
 import { OfflineStatus } from '../offline/OfflineStatus.tsx';
 import { useOutbox } from '../offline/OutboxContext.ts';
 import { SignOutConfirm } from '../offline/SignOutConfirm.tsx';
@@ -23,6 +36,8 @@ interface NavigationItem {
 }
 
 /** The views of the signed-in app; later screens add theirs here. */
+const secondFactorPath = '/account/second-factor';
+
 const navigationItems: NavigationItem[] = [
   { label: 'Dashboard', to: '/' },
   { label: 'Awaiting Review', to: '/worklists/review', action: 'worklist.review' },
@@ -74,6 +89,24 @@ function UserIdentity({ align }: { align: 'left' | 'right' }) {
         {roleLabels[user.role]}
       </Text>
     </Box>
+  );
+}
+
+/** The user's name and role opening the user menu: the account's own pages. */
+function UserMenu() {
+  const user = useSignedInUser();
+  const navigate = useNavigate();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={`${user.displayName}, ${roleLabels[user.role]}: user menu`}>
+          <UserIdentity align="right" />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => void navigate(secondFactorPath)}>Two-step sign-in</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 
@@ -161,7 +194,7 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap">
             <OfflineStatus />
             <Box visibleFrom="sm">
-              <UserIdentity align="right" />
+              <UserMenu />
             </Box>
             <SignOutButton />
           </Group>
@@ -184,15 +217,23 @@ export function AppLayout() {
               />
             ))}
           </Box>
-          <Box hiddenFrom="sm" px="sm">
-            <UserIdentity align="left" />
+          <Box hiddenFrom="sm">
+            <Box px="sm">
+              <UserIdentity align="left" />
+            </Box>
+            <NavigationLink
+              item={{ label: 'Two-step sign-in', to: secondFactorPath }}
+              onNavigate={closeNavigation}
+            />
           </Box>
         </Stack>
       </AppShell.Navbar>
       <AppShell.Main>
         {/* The views load on first visit (App.tsx); the frame stays while one arrives. */}
         <Suspense fallback={<LoadingText />}>
-          <Outlet />
+          <OfflineGate>
+            <Outlet />
+          </OfflineGate>
         </Suspense>
       </AppShell.Main>
       <AppShell.Footer>

@@ -1,12 +1,15 @@
 import { useState } from 'react';
+import { offlineTexts } from '../../offline/texts.ts';
 import { Button } from '@mantine/core';
 import { downloadReportText } from '../../api/reports.ts';
+import { useOnline } from '../../offline/useOnline.ts';
 import { notifyFailure } from './notify.ts';
 import { wizardTexts } from '../../pages/assessment/messages.ts';
 
 /** The server's text report of a saved assessment (spec 9.5); an unsaved one has none yet. */
 export function DownloadReportButton({ assessmentId }: { assessmentId: string | null }) {
   const [downloading, setDownloading] = useState(false);
+  const online = useOnline();
 
   async function download() {
     if (assessmentId === null) {
@@ -24,7 +27,13 @@ export function DownloadReportButton({ assessmentId }: { assessmentId: string | 
   }
 
   return (
-    <Button variant="default" loading={downloading} onClick={() => void download()}>
+    <Button
+      variant="default"
+      loading={downloading}
+      disabled={!online}
+      title={online ? undefined : offlineTexts.needsConnection}
+      onClick={() => void download()}
+    >
       Download Report
     </Button>
   );

@@ -29,6 +29,8 @@ import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
 import { usePreviousAssessment } from '../../hooks/usePreviousAssessment.ts';
 import { safeGreen, safeOrange } from './display.ts';
 import { formatBmi, formatScore } from '../../../shared/display.ts';
+import { offlineTexts } from '../../offline/texts.ts';
+import { useOnline } from '../../offline/useOnline.ts';
 import { ruleSetLabel } from './activeRuleSet.ts';
 import { hasInvalidDemographics } from './form.ts';
 import { saveButtonState, wizardTexts } from './messages.ts';
@@ -111,9 +113,10 @@ function ClinicalNotes({ wizard }: { wizard: AssessmentWizardState }) {
 }
 
 /** Why sign-off is not offered yet, or null when it is. */
-function signOffHint(wizard: AssessmentWizardState): string | null {
+function signOffHint(wizard: AssessmentWizardState, online: boolean): string | null {
   if (wizard.saved === null) return 'Save the assessment before signing it off.';
   if (wizard.dirty) return 'Save your changes before signing off.';
+  if (!online) return offlineTexts.needsConnection;
   return null;
 }
 
@@ -138,7 +141,8 @@ function Actions({
   const patientIssues = Object.values(wizard.patientProblems);
   const patientInvalid = patientIssues.length > 0;
   const saveBlocked = hasInvalidDemographics(wizard.parsed) || patientInvalid;
-  const hint = signOffHint(wizard);
+  const online = useOnline();
+  const hint = signOffHint(wizard, online);
 
   async function confirmSignOff() {
     await wizard.signOff();

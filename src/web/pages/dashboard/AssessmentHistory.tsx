@@ -30,6 +30,8 @@ import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
 import { useModalTarget } from '../../hooks/useModalTarget.ts';
 import { usePopulation } from '../../hooks/usePopulation.ts';
 import { useOutbox } from '../../offline/OutboxContext.ts';
+import { offlineTexts } from '../../offline/texts.ts';
+import { useOnline } from '../../offline/useOnline.ts';
 import { WaitingUploads } from '../../offline/WaitingUploads.tsx';
 import { historyFilter, noDates, type DateRange } from './historyFilters.ts';
 import { byteCountText, foundText } from './historyFormat.ts';
@@ -55,6 +57,7 @@ function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilte
   const onFailure = useCallback(() => banner.showMessage(bulkReportFailureMessage), [banner]);
   const { progress, start } = useBulkReportDownload(filter, onFailure);
   const busy = progress !== null;
+  const online = useOnline();
   return (
     <Stack gap={4} align="flex-end">
       <Button
@@ -62,13 +65,15 @@ function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilte
           banner.dismiss();
           void start();
         }}
-        disabled={busy}
+        disabled={busy || !online}
       >
         {busy ? 'Generating Report...' : 'Download All Reports'}
       </Button>
       <Text size="xs" c="dimmed" role="status" mih={18}>
         {progress === null
-          ? ''
+          ? online
+            ? ''
+            : offlineTexts.needsConnection
           : `${progress.format === 'txt' ? 'Text report' : 'CSV'}: ${byteCountText(progress.receivedBytes)} received`}
       </Text>
     </Stack>
