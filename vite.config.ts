@@ -60,7 +60,8 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,png,svg,woff2}'],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api(\/|$)/],
+        // The server's own addresses (the API, FHIR, CDS Hooks) are never answered with the app.
+        navigateFallbackDenylist: [/^\/(api|fhir|cds-services)(\/|$)/],
         cleanupOutdatedCaches: true,
         // The first worker controls the page that installed it, so that this very visit works
         // offline; a later version waits for the user's Reload (registerType 'prompt').
