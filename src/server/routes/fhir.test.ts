@@ -545,3 +545,52 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(response.statusCode).toBe(200);
   });
 });
+
+describe.each(testDatabases())('the FHIR API behind PUBLIC_URL on $engine', (testDatabase) => {
+  it('builds its links and the CapabilityStatement from PUBLIC_URL, not the request', async () => {
+    const t = await openTestApp(testDatabase, {
+      PUBLIC_URL: 'https://triage.clinic.example/base/',
+    });
+    try {
+      const nurse = await signedInAs(t, 'nurse');
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/api/patients',
+        headers: { cookie: nurse.cookie },
+        payload: { number: 'MRN-5' },
+      });
+      const patient = made.json<Patient>();
+      for (let index = 0; index < 2; index++) {
+        const saved = await t.app.inject({
+          method: 'POST',
+          url: '/api/assessments',
+          headers: { cookie: nurse.cookie },
+          payload: { demographics: { age: 40 }, patientId: patient.id },
+        });
+        expect(saved.statusCode, saved.body).toBe(201);
+      }
+      const headers = { cookie: nurse.cookie, host: 'internal:3000' };
+      const metadata = await t.app.inject({ method: 'GET', url: '/fhir/metadata', headers });
+      expect(metadata.json<{ implementation: { url: string } }>().implementation.url).toBe(
+        'https://triage.clinic.example/base/fhir',
+      );
+      const page = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/fhir/RiskAssessment?subject=Patient/${patient.id}&_count=5`,
+          headers,
+        })
+      ).json<SearchsetJson>();
+      expect(validateFhir(page)).toEqual([]);
+      const urls = [
+        ...page.link.map((link) => link.url),
+        ...(page.entry ?? []).map((e) => e.fullUrl),
+      ];
+      expect(urls).toHaveLength(7);
+      for (const url of urls)
+        expect(url).toMatch(/^https:\/\/triage\.clinic\.example\/base\/fhir\//);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -195,7 +195,9 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         );
       }
     });
-    const base = (request: FastifyRequest): string => `${request.protocol}://${request.host}/fhir`;
+    // PUBLIC_URL when set: behind a proxy the request's host is not the one clients use.
+    const base = (request: FastifyRequest): string =>
+      `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
     const searchRequest = (request: FastifyRequest): SearchRequest => {
       const question = request.url.indexOf('?');
       const query = question === -1 ? '' : request.url.slice(question);
