@@ -14,8 +14,12 @@ Commands:
                               what changes per condition (the impact analysis; progress on stderr)
   user add --username NAME --role ROLE [--display-name TEXT]
                               Create an account (the password is read from stdin)
-  user list | disable NAME | set-password NAME | set-role NAME ROLE
-                              Manage accounts
+  user list | disable NAME | enable NAME | set-password NAME | set-role NAME ROLE
+                              Manage accounts (a new password is asked twice at a terminal)
+  backup --to FILE            Copy the database while the server runs (SQLite; pg_dump on
+                              PostgreSQL)
+  restore --from FILE [--force]
+                              Replace the database with a backup (refused while it is in use)
   api-token create --name NAME | list | revoke NAME
                               API tokens for another system's FHIR reads
                               (create prints the token once; only its hash is kept)
@@ -51,6 +55,11 @@ async function main(argv: string[]): Promise<number> {
     case 'cds-client': {
       const { runCdsClientCommand } = await import('./commands/cds-client.ts');
       return runCdsClientCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    }
+    case 'backup':
+    case 'restore': {
+      const { runBackupCommand } = await import('./commands/backup.ts');
+      return runBackupCommand(command, rest, { stdout: process.stdout, stderr: process.stderr });
     }
     case 'seed': {
       const { runSeedCommand } = await import('./commands/seed.ts');

@@ -18,6 +18,7 @@ import {
   checkWebRoot,
   listenFaultOf,
 } from '../../server/startup.ts';
+import { holdServerLock } from '../../server/server-lock.ts';
 import { buildWebIfNeeded } from '../web-build.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -82,6 +83,9 @@ export async function runServeCommand(args: string[]): Promise<number> {
     await database.close();
     throw listenFaultOf(error, config.host, config.port) ?? error;
   }
+  // Tells `triage restore` that this database is in use.
+  const releaseLock = config.databaseUrl === undefined ? holdServerLock(config.dataDir) : () => {};
+  process.once('exit', releaseLock);
   stopOnSignals(app, database, config.shutdownTimeoutSeconds);
   return 0;
 }
