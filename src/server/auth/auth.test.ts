@@ -12,6 +12,8 @@ const publicOperations = new Set([
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',
+  // CDS Hooks discovery is public; the service itself needs a record system's JWT (401 without).
+  'GET /cds-services',
 ]);
 
 describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase) => {
