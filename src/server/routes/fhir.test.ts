@@ -252,12 +252,23 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       doctor,
       `/fhir/RiskAssessment?subject=Patient/${unlinked.id}.patient`,
     );
-    expect(bundle.total).toBe(6);
-    expect(bundle.entry?.map((entry) => entry.resource.id)).toEqual(
-      ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'].map(
-        (condition) => `${unlinked.id}.${condition}`,
-      ),
+    const all = ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'].map(
+      (condition) => `${unlinked.id}.${condition}`,
     );
+    expect(bundle.total).toBe(6);
+    expect(bundle.entry?.map((entry) => entry.resource.id)).toEqual(all);
+    // Paged like any other Patient's.
+    const first = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${unlinked.id}.patient&_count=4`,
+    );
+    const next = first.link.find((link) => link.relation === 'next')?.url ?? '';
+    const second = await read<SearchsetJson>(doctor, next.replace('http://localhost:80', ''));
+    expect([first, second].map((page) => page.total)).toEqual([6, 6]);
+    expect(second.link.map((link) => link.relation)).toEqual(['self']);
+    expect(
+      [...(first.entry ?? []), ...(second.entry ?? [])].map((entry) => entry.resource.id),
+    ).toEqual(all);
   });
 
   it("pages a Patient's RiskAssessments newest first, with the total and an opaque next link", async () => {

@@ -145,7 +145,7 @@ export async function readPatient(
 ): Promise<Patient> {
   let patient: Patient | undefined;
   if (recordIdPattern.test(id)) {
-    const record = await liveRecord(context, id.toLowerCase());
+    const record = await liveRecord(context, id);
     if (record !== undefined) {
       const linked = linkedPatient(context, record);
       patient = patientRecordResource(linked.record, linked.identifierSystem, apiIds);
@@ -244,6 +244,53 @@ function searchset(
   };
 }
 
+/** The live assessments a searched Patient has, as the paging reads them. */
+interface SearchSubject {
+  /** From `from` (itself included) on, newest first. */
+  positionsFrom(from: AssessmentPosition | undefined, limit: number): Promise<AssessmentPosition[]>;
+  /** How many RiskAssessments match in all. */
+  total(): Promise<number>;
+}
+
+/**
+ * A patient record's Patient has the record's live assessments; an assessment's own Patient
+ * (`{assessment}.patient`), that one assessment while it is live and names no record; any
+ * other id, none.
+ */
+async function searchSubject(context: AppContext, patientId: string): Promise<SearchSubject> {
+  const db = context.database.db;
+  const none: SearchSubject = { positionsFrom: async () => [], total: async () => 0 };
+  if (recordIdPattern.test(patientId)) {
+    const record = await liveRecord(context, patientId);
+    if (record === undefined) return none;
+    return {
+      positionsFrom: (from, limit) =>
+        fhirReadsRepository.liveAssessmentsFrom(db, record.id, from, limit),
+      total: () => fhirReadsRepository.liveResultCount(db, record.id),
+    };
+  }
+  const parsed = assessmentPart(patientId);
+  if (parsed?.part !== 'patient') return none;
+  let assessment: Assessment;
+  try {
+    assessment = await getLiveAssessment(context, parsed.assessmentId);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return none;
+    throw error;
+  }
+  if (assessment.patient !== null) return none;
+  const position = { createdAt: assessment.createdAt, id: assessment.id };
+  return {
+    positionsFrom: async (from) =>
+      from === undefined ||
+      position.createdAt < from.createdAt ||
+      (position.createdAt === from.createdAt && position.id <= from.id)
+        ? [position]
+        : [],
+    total: async () => assessment.results.conditions.length,
+  };
+}
+
 /**
  * The RiskAssessments of a Patient, newest assessment first (within one, in the conditions'
  * order), `count` a page; the next link carries an opaque cursor: the assessment the next page
@@ -257,58 +304,35 @@ export async function searchRiskAssessments(
 ): Promise<Bundle> {
   const patientId = subjectPatientId(query.subject);
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const db = context.database.db;
+  const subject = await searchSubject(context, patientId);
   const page: RiskAssessment[] = [];
-  let total = 0;
   let next: SearchCursor | undefined;
-
-  const assessmentPatient = assessmentPart(patientId);
-  if (recordIdPattern.test(patientId)) {
-    const record = await liveRecord(context, patientId.toLowerCase());
-    if (record !== undefined) {
-      total = await fhirReadsRepository.liveResultCount(db, record.id);
-      // Each assessment has a RiskAssessment per condition: a batch of assessments about fills
-      // a page, and one more tells whether another page follows.
-      const batch = Math.ceil(query.count / CONDITIONS.length) + 1;
-      let from: SearchCursor | undefined = cursor;
-      filling: while (query.count > 0) {
-        const positions = await fhirReadsRepository.liveAssessmentsFrom(db, record.id, from, batch);
-        for (const position of positions) {
-          const skip = position.id === from?.id ? from.skip : 0;
-          const { resources } = await liveAssessmentResources(context, position.id);
-          const risks = resources.filter(isRiskAssessment);
-          for (let index = skip; index < risks.length; index++) {
-            const risk = risks[index];
-            if (risk === undefined) continue;
-            if (page.length === query.count) {
-              next = { ...position, skip: index };
-              break filling;
-            }
-            page.push(risk);
-          }
+  // Each assessment has a RiskAssessment per condition: a batch of assessments about fills a
+  // page, and one more tells whether another page follows.
+  const batch = Math.ceil(query.count / CONDITIONS.length) + 1;
+  let from: SearchCursor | undefined = cursor;
+  filling: while (query.count > 0) {
+    const positions = await subject.positionsFrom(from, batch);
+    for (const position of positions) {
+      const skip = position.id === from?.id ? from.skip : 0;
+      const { resources } = await liveAssessmentResources(context, position.id);
+      const risks = resources.filter(isRiskAssessment);
+      for (let index = skip; index < risks.length; index++) {
+        const risk = risks[index];
+        if (risk === undefined) continue;
+        if (page.length === query.count) {
+          next = { ...position, skip: index };
+          break filling;
         }
-        const last = positions.at(-1);
-        if (positions.length < batch || last === undefined) break;
-        // The next batch starts at the last assessment read, all of whose entries were taken.
-        from = { ...last, skip: Number.POSITIVE_INFINITY };
+        page.push(risk);
       }
     }
-  } else if (assessmentPatient?.part === 'patient' && cursor === undefined) {
-    // The Patient of one assessment that names no record: that assessment's RiskAssessments.
-    try {
-      const { assessment, resources } = await liveAssessmentResources(
-        context,
-        assessmentPatient.assessmentId,
-      );
-      if (assessment.patient === null) {
-        const risks = resources.filter(isRiskAssessment);
-        total = risks.length;
-        page.push(...risks.slice(0, query.count));
-      }
-    } catch (error) {
-      if (!(error instanceof AppError && error.status === 404)) throw error;
-    }
+    const last = positions.at(-1);
+    if (positions.length < batch || last === undefined) break;
+    // The next batch starts at the last assessment read, all of whose entries were taken.
+    from = { ...last, skip: Number.POSITIVE_INFINITY };
   }
+  const total = await subject.total();
 
   await auditRead(context, reader, { type: 'RiskAssessment', id: `?subject=Patient/${patientId}` });
   const nextUrl =
