@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONDITION_DISPLAY_NAMES,
@@ -425,6 +426,18 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
         () => token({ header: { jku: 'https://attacker.example/jwks.json' } }),
       ],
       ['an RS384 key of another client', () => token({}, rs384)],
+      [
+        'an HMAC signature (a shared secret)',
+        () =>
+          new SignJWT({})
+            .setProtectedHeader({ alg: 'HS384', kid: 'ehr-es384' })
+            .setIssuer(issuer)
+            .setAudience(serviceUrl)
+            .setIssuedAt(nowSeconds())
+            .setExpirationTime(nowSeconds() + 60)
+            .setJti(crypto.randomUUID())
+            .sign(new TextEncoder().encode('a shared secret of forty-eight bytes, long enough')),
+      ],
     ];
     it.each(cases)('%s', async (_name, make) => {
       const before = { records: await count('patient_records'), jtis: await count('cds_jtis') };
@@ -446,6 +459,12 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       expect(again.statusCode).toBe(401);
       expect(again.json()).toMatchObject({ error: { message: "The JWT's jti was already used." } });
       expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
+    });
+
+    it('a jti sent twice at once: one call answers, the other is refused', async () => {
+      const jwt = await token();
+      const answers = await Promise.all([call(jwt, body(smoker)), call(jwt, body(smoker))]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
     });
   });
 
