@@ -49,6 +49,11 @@ const GuidelinesPage = lazy(() =>
     default: module.GuidelinesPage,
   })),
 );
+const SecondFactorPage = lazy(() =>
+  import('./pages/account/SecondFactorPage.tsx').then((module) => ({
+    default: module.SecondFactorPage,
+  })),
+);
 const SavedAssessmentPage = lazy(() =>
   import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
     default: module.SavedAssessmentPage,
@@ -137,6 +142,7 @@ export function App() {
               }
             />
             <Route path="guidelines" element={<GuidelinesPage />} />
+            <Route path="account/second-factor" element={<SecondFactorPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

@@ -43,4 +43,5 @@ export const secondFactorTexts = {
   alreadyEnrolled:
     'A second factor is already set up. An administrator can reset it (triage user reset-mfa).',
   noEnrolment: 'Start the set-up first: no code is awaited.',
+  codePrompt: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
 } as const;

@@ -1,3 +1,4 @@
+import { signInResponseSchema, type SignInResponse } from '../../shared/api/second-factor.ts';
 import { sessionResponseSchema, type SessionUser } from '../../shared/api/session.ts';
 import { apiRequest } from './client.ts';
 
@@ -10,10 +11,21 @@ export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
   return user;
 }
 
-export async function createSession(username: string, password: string): Promise<SessionUser> {
-  const { user } = await apiRequest('/api/session', {
+/** The password step: signed in, or (for a user with a second factor) the code is asked for. */
+export function createSession(username: string, password: string): Promise<SignInResponse> {
+  return apiRequest('/api/session', {
     method: 'POST',
     body: { username, password },
+    schema: signInResponseSchema,
+    isSignIn: true,
+  });
+}
+
+/** The second step: a code from the authenticator app, or a recovery code. */
+export async function sendSecondFactorCode(code: string): Promise<SessionUser> {
+  const { user } = await apiRequest('/api/session/second-factor', {
+    method: 'POST',
+    body: { code },
     schema: sessionResponseSchema,
     isSignIn: true,
   });

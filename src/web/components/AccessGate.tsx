@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Box,
@@ -10,7 +10,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { secondFactorTexts } from '../../shared/api/second-factor.ts';
 import { productTexts } from '../../shared/texts.ts';
+import { ApiError } from '../api/client.ts';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSession } from '../hooks/useSession.ts';
 import { signInFailure } from '../session/sessionState.ts';
@@ -19,15 +21,49 @@ import { AppFooter } from './AppFooter.tsx';
 /** The access gate (spec 2.1 with decisions.md section 1): shown until the server signs one in. */
 export function AccessGate({ notice }: { notice: string | null }) {
   usePageTitle('Secure Access Required');
-  const { signIn } = useSession();
+  const { signIn, answerSecondFactor } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [checking, setChecking] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  /** After a right password, for a user with a second factor: the code is asked for. */
+  const [secondStep, setSecondStep] = useState(false);
+  const [code, setCode] = useState('');
   const passwordInput = useRef<HTMLInputElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
 
   const canSubmit = username.trim() !== '' && password !== '' && !checking;
+
+  useEffect(() => {
+    if (secondStep) codeInput.current?.focus();
+  }, [secondStep]);
+
+  function backToPassword(message: string | null) {
+    setSecondStep(false);
+    setCode('');
+    setPassword('');
+    setFailure(message);
+  }
+
+  async function submitCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (code.trim() === '' || checking) return;
+    setChecking(true);
+    setFailure(null);
+    try {
+      await answerSecondFactor(code.trim());
+    } catch (error) {
+      setChecking(false);
+      setCode('');
+      if (error instanceof ApiError && error.message === secondFactorTexts.expired) {
+        backToPassword(error.message);
+        return;
+      }
+      setFailure(error instanceof ApiError ? error.message : signInFailure(error).message);
+      codeInput.current?.focus();
+    }
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,7 +71,10 @@ export function AccessGate({ notice }: { notice: string | null }) {
     setChecking(true);
     setFailure(null);
     try {
-      await signIn(username.trim(), password);
+      if ((await signIn(username.trim(), password)) === 'secondFactor') {
+        setChecking(false);
+        setSecondStep(true);
+      }
     } catch (error) {
       const { message, refused } = signInFailure(error);
       setChecking(false);
@@ -61,37 +100,63 @@ export function AccessGate({ notice }: { notice: string | null }) {
                 {notice}
               </Alert>
             )}
-            <form onSubmit={(event) => void submit(event)}>
-              <Stack gap="md">
-                <TextInput
-                  label="User name"
-                  name="username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  required
-                  value={username}
-                  onChange={(event) => setUsername(event.currentTarget.value)}
-                />
-                <PasswordInput
-                  ref={passwordInput}
-                  label="Password"
-                  name="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(event) => setPassword(event.currentTarget.value)}
-                  visible={passwordVisible}
-                  onVisibilityChange={setPasswordVisible}
-                  visibilityToggleFocusable
-                  visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
-                />
-                {failure !== null && <Alert color="red">{failure}</Alert>}
-                <Button type="submit" fullWidth disabled={!canSubmit}>
-                  {checking ? 'Authenticating...' : 'Access System'}
-                </Button>
-              </Stack>
-            </form>
+            {secondStep ? (
+              <form onSubmit={(event) => void submitCode(event)} aria-label="Second step">
+                <Stack gap="md">
+                  <Text>{secondFactorTexts.codePrompt}</Text>
+                  <TextInput
+                    ref={codeInput}
+                    label="Verification code"
+                    name="code"
+                    autoComplete="one-time-code"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    required
+                    value={code}
+                    onChange={(event) => setCode(event.currentTarget.value)}
+                  />
+                  {failure !== null && <Alert color="red">{failure}</Alert>}
+                  <Button type="submit" fullWidth disabled={code.trim() === '' || checking}>
+                    {checking ? 'Verifying...' : 'Verify'}
+                  </Button>
+                  <Button variant="subtle" fullWidth onClick={() => backToPassword(null)}>
+                    Back to password
+                  </Button>
+                </Stack>
+              </form>
+            ) : (
+              <form onSubmit={(event) => void submit(event)}>
+                <Stack gap="md">
+                  <TextInput
+                    label="User name"
+                    name="username"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    required
+                    value={username}
+                    onChange={(event) => setUsername(event.currentTarget.value)}
+                  />
+                  <PasswordInput
+                    ref={passwordInput}
+                    label="Password"
+                    name="password"
+                    autoComplete="current-password"
+                    required
+                    value={password}
+                    onChange={(event) => setPassword(event.currentTarget.value)}
+                    visible={passwordVisible}
+                    onVisibilityChange={setPasswordVisible}
+                    visibilityToggleFocusable
+                    visibilityToggleButtonProps={{ 'aria-label': 'Show password' }}
+                  />
+                  {failure !== null && <Alert color="red">{failure}</Alert>}
+                  <Button type="submit" fullWidth disabled={!canSubmit}>
+                    {checking ? 'Authenticating...' : 'Access System'}
+                  </Button>
+                </Stack>
+              </form>
+            )}
           </Stack>
         </Paper>
       </Box>

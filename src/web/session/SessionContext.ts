@@ -3,8 +3,13 @@ import type { SessionState } from './sessionState.ts';
 
 export interface SessionContextValue {
   state: SessionState;
-  /** Resolves once signed in; rejects with an ApiError (401 for a wrong user name or password). */
-  signIn: (username: string, password: string) => Promise<void>;
+  /**
+   * Resolves once signed in, or once the password is accepted and a second factor is asked for
+   * (`secondFactor`); rejects with an ApiError (401 for a wrong user name or password).
+   */
+  signIn: (username: string, password: string) => Promise<'signedIn' | 'secondFactor'>;
+  /** The second step: resolves once signed in; rejects with an ApiError (401 for a wrong code). */
+  answerSecondFactor: (code: string) => Promise<void>;
   /** Ends the session on the server, then shows the gate; rejects when the server was not reached. */
   signOut: () => Promise<void>;
 }

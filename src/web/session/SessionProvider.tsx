@@ -7,7 +7,8 @@ import {
   type ReactNode,
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
-import { createSession, deleteSession, getSession } from '../api/session.ts';
+import type { SessionUser } from '../../shared/api/session.ts';
+import { createSession, deleteSession, getSession, sendSecondFactorCode } from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
@@ -64,16 +65,37 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const signIn = useCallback(async (username: string, password: string) => {
-    const [outcome] = await Promise.allSettled([
-      createSession(username, password),
-      delay(minimumCheckMs),
-    ]);
-    if (outcome.status === 'rejected') throw outcome.reason;
+  const signedIn = useCallback((user: SessionUser) => {
     setAuthFlag();
-    keepUser(outcome.value);
-    dispatch({ type: 'signedIn', user: outcome.value });
+    keepUser(user);
+    dispatch({ type: 'signedIn', user });
   }, []);
+
+  const signIn = useCallback(
+    async (username: string, password: string) => {
+      const [outcome] = await Promise.allSettled([
+        createSession(username, password),
+        delay(minimumCheckMs),
+      ]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      if ('secondFactorRequired' in outcome.value) return 'secondFactor' as const;
+      signedIn(outcome.value.user);
+      return 'signedIn' as const;
+    },
+    [signedIn],
+  );
+
+  const answerSecondFactor = useCallback(
+    async (code: string) => {
+      const [outcome] = await Promise.allSettled([
+        sendSecondFactorCode(code),
+        delay(minimumCheckMs),
+      ]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      signedIn(outcome.value);
+    },
+    [signedIn],
+  );
 
   const signOut = useCallback(async () => {
     try {
@@ -89,8 +111,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ state, signIn, signOut }),
-    [state, signIn, signOut],
+    () => ({ state, signIn, answerSecondFactor, signOut }),
+    [state, signIn, answerSecondFactor, signOut],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }
