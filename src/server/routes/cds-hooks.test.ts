@@ -497,6 +497,20 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
   });
 
+  it('audits a call whose body is not JSON as a failure', async () => {
+    const before = await lastAudit();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/cds-services/chronic-disease-risk',
+      headers: { authorization: `Bearer ${await token()}`, 'content-type': 'application/json' },
+      payload: '{"hook": ',
+    });
+    expect(response.statusCode).toBe(400);
+    const after = await lastAudit();
+    expect(after.id).toBeGreaterThan(before.id);
+    expect(after).toMatchObject({ outcome: 'failure', username: null, target_type: 'cds_service' });
+  });
+
   it('reads what was not prefetched from fhirServer with the access token', async () => {
     const id = 'p-fetched';
     const patient = structuredClone(diagnosed.prefetch);

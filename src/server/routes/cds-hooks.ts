@@ -7,7 +7,7 @@ import {
 } from '../../shared/api/cds-hooks.ts';
 import { CDS_SERVICE_ID } from '../cds/service-definition.ts';
 import type { AppContext } from '../context.ts';
-import { callCdsService, cdsDiscovery } from '../services/cds-hooks.ts';
+import { auditUnreadCall, callCdsService, cdsDiscovery } from '../services/cds-hooks.ts';
 import { errorResponses } from './responses.ts';
 
 const tags = ['cds-hooks'];
@@ -49,6 +49,18 @@ export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
       () => cdsDiscovery(),
     );
 
+    // A call refused before its handler ran (a body that is not JSON, too large, or holds a NUL)
+    // is audited here; the service audits every call that reaches it.
+    const handled = new WeakSet<FastifyRequest>();
+    app.addHook('onSend', async (request, reply) => {
+      if (request.method !== 'POST' || handled.has(request) || reply.statusCode < 400) return;
+      try {
+        await auditUnreadCall(context, request.ip);
+      } catch (error) {
+        request.log.warn({ err: (error as Error).name }, 'a refused CDS call could not be audited');
+      }
+    });
+
     app.post(
       `/cds-services/${CDS_SERVICE_ID}`,
       {
@@ -64,13 +76,15 @@ export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: cdsResponseSchema, ...errorResponses(400, 401, 412) },
         },
       },
-      async (request) =>
-        callCdsService(context, {
+      async (request) => {
+        handled.add(request);
+        return callCdsService(context, {
           base: baseUrlOf(context, request),
           authorization: request.headers.authorization,
           body: request.body,
           address: request.ip,
-        }),
+        });
+      },
     );
 
     for (const url of ['/cds-services', `/cds-services/${CDS_SERVICE_ID}`]) {

@@ -62,6 +62,18 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** Audits a call refused before the service read it (its body could not be parsed). */
+export async function auditUnreadCall(context: AppContext, address: string): Promise<void> {
+  await recordAudit(context.database.db, {
+    at: context.now(),
+    actor: null,
+    action: 'cds_call',
+    target: { type: 'cds_service', id: CDS_SERVICE_ID },
+    outcome: 'failure',
+    address,
+  });
+}
+
 async function auditRefusal(context: AppContext, call: CdsCall, issuer: string | undefined) {
   await recordAudit(context.database.db, {
     at: context.now(),
