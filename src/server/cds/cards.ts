@@ -34,7 +34,7 @@ function markdownText(text: string): string {
 function detailOf(result: ConditionResult, input: PatientData, ruleSet: RuleSet): string {
   const rules = ruleSet.conditions[result.condition];
   const lines = [
-    `${result.factorCount} factor${result.factorCount === 1 ? '' : 's'} count; ` +
+    `${result.factorCount} ${result.factorCount === 1 ? 'factor counts' : 'factors count'}; ` +
       `the threshold is ${formatScore(result.details.threshold)}.`,
     '',
     '**Risk factors that count**',
