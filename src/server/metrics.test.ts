@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { createApiToken, revokeApiToken } from './services/api-tokens.ts';
 import { openTestApp, type TestApp } from './testing/app.ts';
 import { testDatabases } from './testing/databases.ts';
 import { signedInAs } from './testing/users.ts';
@@ -156,8 +157,18 @@ describe.each(testDatabases())('GET /api/metrics on $engine', (testDatabase) => 
     expect(valueOf(samples, 'triage_http_requests_total', { route: 'unmatched' })).toBe(1);
   });
 
-  it('is read by an admin or with METRICS_TOKEN; refused to a nurse (403) and anyone else (401)', async () => {
+  it('is read by an admin, with METRICS_TOKEN or an API token; refused to a nurse (403) and anyone else (401)', async () => {
     await scrape({ authorization: `Bearer ${metricsToken}` });
+    const operator = { user: null, address: 'command line' };
+    const { token } = await createApiToken(t.context, operator, 'prometheus');
+    await scrape({ authorization: `Bearer ${token}` });
+    await revokeApiToken(t.context, operator, 'prometheus');
+    const revoked = await t.app.inject({
+      method: 'GET',
+      url: '/api/metrics',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(revoked.statusCode).toBe(401);
     const cases: Array<[Record<string, string>, number]> = [
       [{}, 401],
       [{ cookie: nurse.cookie }, 403],
