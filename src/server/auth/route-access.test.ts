@@ -14,9 +14,8 @@ const publicOperations = new Set([
   'POST /api/session/second-factor',
   'GET /api/health',
   'GET /api/health/ready',
-  'GET /fhir/metadata',
-  ,
   'GET /cds-services',
+  'GET /fhir/metadata',
 ]);
 const someId = '019ab6f2-1c3d-7e4f-8a9b-0c1d2e3f4a5b';
 
