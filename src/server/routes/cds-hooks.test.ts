@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,9 +11,11 @@ import {
 } from '../../engine/index.ts';
 import type { CdsCard, CdsDiscovery, CdsResponse } from '../../shared/api/cds-hooks.ts';
 import type { Patient } from '../../shared/api/patients.ts';
+import { buildApp, loggerOptions } from '../app.ts';
 import { PREFETCH_TEMPLATES } from '../cds/service-definition.ts';
+import { loadConfig } from '../config.ts';
 import { addCdsClient } from '../services/cds-clients.ts';
-import { openTestApp, type TestApp } from '../testing/app.ts';
+import { openTestApp, testPasswordCost, type TestApp } from '../testing/app.ts';
 import {
   makeSigningKey,
   searchset,
@@ -609,5 +612,68 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     expect(Object.keys(document.paths['/cds-services/chronic-disease-risk'] ?? {})).toEqual([
       'post',
     ]);
+  });
+});
+
+describe('the CDS Hooks service logs', () => {
+  it('carry no patient data, whatever the call', async () => {
+    const database = await testDatabases()[0]?.open();
+    if (database === undefined) throw new Error('no test database');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const config = loadConfig({ LOG_LEVEL: 'trace', PUBLIC_URL: publicUrl });
+    const context = {
+      config,
+      database,
+      now: () => new Date('2026-11-22T09:00:00Z'),
+      passwordCost: testPasswordCost,
+    };
+    const app = await buildApp({
+      context,
+      logger: { ...loggerOptions('trace'), stream },
+      webRoot: '/nonexistent',
+    });
+    await app.ready();
+    try {
+      const key = await makeSigningKey('ES384', 'log-key');
+      await addCdsClient(context, operator, { issuer, jwks: { keys: [key.publicJwk] } });
+      const now = Math.floor(context.now().getTime() / 1000);
+      const send = async (payload: unknown, jwt?: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/cds-services/chronic-disease-risk',
+          headers: {
+            authorization: `Bearer ${jwt ?? (await signCall(key, { issuer, audience: serviceUrl, now }))}`,
+          },
+          payload: payload as Record<string, unknown>,
+        });
+      const call = {
+        hook: 'patient-view',
+        hookInstance: crypto.randomUUID(),
+        context: { patientId: smoker.id },
+        prefetch: smoker.prefetch,
+      };
+      expect((await send(call)).statusCode).toBe(200);
+      expect(
+        (await send({ ...call, prefetch: { patient: smoker.prefetch.patient } })).statusCode,
+      ).toBe(412);
+      expect((await send({ ...call, context: { patientId: 'Banda MRN-1001' } })).statusCode).toBe(
+        400,
+      );
+      expect((await send(call, 'not-a-jwt')).statusCode).toBe(401);
+      const logged = lines.join('');
+      expect(logged).toContain('/cds-services/chronic-disease-risk');
+      for (const patientData of ['Banda', 'Joseph', 'MRN-1001', '1960-05-01', smoker.id]) {
+        expect(logged, patientData).not.toContain(patientData);
+      }
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });
