@@ -62,6 +62,14 @@ describe('triage serve stops on a setting it cannot start with, in one line', ()
     );
   });
 
+  it('HOST that is not an address of this machine', async () => {
+    // 192.0.2.1 is kept for documentation (RFC 5737): never a local address.
+    expectOneLine(
+      await serve({ HOST: '192.0.2.1' }),
+      'Cannot start: HOST 192.0.2.1 is not an address of this machine',
+    );
+  });
+
   it('PORT already in use', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
