@@ -6,6 +6,7 @@ import {
   CONDITION_DISPLAY_NAMES,
   DEFAULT_RULE_SET,
   RISK_STATUS_LABELS,
+  ruleSetByVersion,
   score,
   type PatientData,
 } from '../../engine/index.ts';
@@ -181,8 +182,8 @@ const diagnosed: StandInPatient = {
 };
 
 /** The cards the engine's statuses call for: one per condition at High or Moderate. */
-function expectedCards(input: PatientData) {
-  return score(input, DEFAULT_RULE_SET)
+function expectedCards(input: PatientData, ruleSet = DEFAULT_RULE_SET) {
+  return score(input, ruleSet)
     .conditions.filter((result) => result.riskStatus === 'TRUE' || result.riskStatus === 'MAYBE')
     .map((result) => ({
       summary: `${CONDITION_DISPLAY_NAMES[result.condition]}: ${RISK_STATUS_LABELS[result.riskStatus]}`,
@@ -385,6 +386,32 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       target_type: 'patient',
       target_id: record.id,
     });
+  });
+
+  it('scores with the rule set an administrator made active, and names it', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const trial = ruleSetByVersion('2.0-dm2-bmi-0.25');
+    const activate = (version: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/rule-sets/active',
+        headers: { cookie: admin.cookie },
+        payload: { version },
+      });
+    expect((await activate(trial.version)).statusCode).toBe(200);
+    try {
+      const response = await call(await token(), body(smoker));
+      const cards = response.json<CdsResponse>().cards;
+      expect(cards.map((card) => ({ summary: card.summary, indicator: card.indicator }))).toEqual(
+        expectedCards(smoker.expected, trial),
+      );
+      expect(cards.map((card) => card.source.topic.code)).toEqual(cards.map(() => trial.version));
+      const dm2 = cards.find((card) => card.summary.startsWith('Type 2 Diabetes'));
+      expect(dm2?.detail).toContain('(weight 0.25)');
+      expect(dm2?.detail).toContain(`Scored under rule set ${trial.version} `);
+    } finally {
+      expect((await activate(DEFAULT_RULE_SET.version)).statusCode).toBe(200);
+    }
   });
 
   it('gives no link when the Patient has no usable identifier', async () => {
