@@ -642,6 +642,52 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
   });
 });
 
+describe('the CDS Hooks service reading a FHIR server that does not answer', () => {
+  it('gives up after 5 seconds with a 412 that says so, audited', async () => {
+    const testDatabase = testDatabases()[0];
+    if (testDatabase === undefined) throw new Error('no test database');
+    const t = await openTestApp(testDatabase, { PUBLIC_URL: publicUrl });
+    const ehr = new StandInServer();
+    await ehr.start();
+    try {
+      const key = await makeSigningKey('ES384', 'slow-key');
+      await addCdsClient(t.context, operator, { issuer, jwks: { keys: [key.publicJwk] } });
+      ehr.hanging.add('Patient/p-slow');
+      const started = Date.now();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/cds-services/chronic-disease-risk',
+        headers: {
+          authorization: `Bearer ${await signCall(key, { issuer, audience: serviceUrl, now: Math.floor(t.context.now().getTime() / 1000) })}`,
+        },
+        payload: {
+          hook: 'patient-view',
+          hookInstance: crypto.randomUUID(),
+          context: { patientId: 'p-slow' },
+          prefetch: { observations: null, conditions: null, familyHistory: null },
+          fhirServer: `${ehr.origin}/fhir`,
+          fhirAuthorization: { access_token: 'token', token_type: 'Bearer' },
+        },
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+      expect(response.statusCode).toBe(412);
+      expect(response.json<{ error: { message: string } }>().error.message).toBe(
+        'The FHIR server did not answer the Patient within 5 s.',
+      );
+      expect(
+        await t.database.db
+          .selectFrom('audit_events')
+          .select(['outcome'])
+          .where('action', '=', 'cds_call')
+          .execute(),
+      ).toEqual([{ outcome: 'failure' }]);
+    } finally {
+      await ehr.stop();
+      await t.close();
+    }
+  }, 15_000);
+});
+
 describe('the CDS Hooks service logs', () => {
   it('carry no patient data, whatever the call', async () => {
     const database = await testDatabases()[0]?.open();

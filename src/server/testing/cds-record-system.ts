@@ -53,6 +53,8 @@ export interface FhirRequestSeen {
 export class StandInServer {
   readonly seen: FhirRequestSeen[] = [];
   jwks: { keys: JWK[] } = { keys: [] };
+  /** Paths the server never answers, as a FHIR server that hangs. */
+  readonly hanging = new Set<string>();
   /** FHIR answers by path with query (`Patient/p1`, `Condition?patient=p1&...`). */
   readonly fhir = new Map<string, { status: number; body: unknown }>();
   private server = http.createServer((request, response) => {
@@ -64,6 +66,7 @@ export class StandInServer {
     }
     const path = decodeURIComponent(url.replace(/^\/fhir\//, ''));
     this.seen.push({ path, authorization: request.headers.authorization });
+    if (this.hanging.has(path)) return;
     const answer = this.fhir.get(path) ?? {
       status: 404,
       body: { resourceType: 'OperationOutcome' },
@@ -81,6 +84,7 @@ export class StandInServer {
   }
 
   async stop(): Promise<void> {
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
