@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { signInAsNewUser, signOut } from './fixtures.ts';
-import { axeViolations } from './page-checks.ts';
+import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 /** The password signInAsNewUser gives the users it creates. */
 const password = 'amber-falcon-harbour-tide-62';
@@ -99,4 +99,19 @@ test('two-step sign-in: enrolment from the user menu, then sign-in with a code a
   await page.getByRole('button', { name: 'Back to password' }).click();
   await expect(page.getByRole('button', { name: 'Access System' })).toBeVisible();
   await passwordStep(page);
+});
+
+test('on a phone the Two-step sign-in page is in the navigation and fits the screen', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsNewUser(page, 'nurse-two-step-phone', 'nurse');
+  await page.getByRole('button', { name: 'Navigation' }).click();
+  await page.getByRole('link', { name: 'Two-step sign-in' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+  await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
+  await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/second-factor-phone.png', fullPage: true });
 });

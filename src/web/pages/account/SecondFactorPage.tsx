@@ -78,7 +78,14 @@ function ScanStep({
         fit="contain"
       />
       <Text>Or type this secret into the app by hand (time-based, 6 digits, 30 seconds):</Text>
-      <Code block aria-label="Secret" data-testid="second-factor-secret" fz="md">
+      {/* Wrapped between groups: a phone shows the whole secret without scrolling sideways. */}
+      <Code
+        block
+        aria-label="Secret"
+        data-testid="second-factor-secret"
+        fz="md"
+        style={{ whiteSpace: 'normal' }}
+      >
         {grouped(enrolment.secret)}
       </Code>
       <form onSubmit={(event) => void submit(event)}>
