@@ -153,8 +153,8 @@ export async function verifyCdsClient(
   if (exp > now.getTime() / 1000 + MAX_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
     throw new CdsRefusal('The JWT expires more than 5 minutes from now.', issuer);
   }
-  const jti = payload.jti ?? '';
-  if (jti === '' || jti.length > MAX_JTI_LENGTH) {
+  const jti: unknown = payload.jti;
+  if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
     throw new CdsRefusal(`The JWT's jti must be 1 to ${MAX_JTI_LENGTH} characters.`, issuer);
   }
   if (await cdsClientsRepository.isJtiUsed(context.database.db, claimedIssuer, jti)) {

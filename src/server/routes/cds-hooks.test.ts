@@ -450,6 +450,17 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       ['an expired token', () => token({ now: nowSeconds() - 600, expiresIn: 300 })],
       ['an exp more than 5 minutes ahead', () => token({ expiresIn: 10 * 60 })],
       ['no jti', () => token({ without: ['jti'] })],
+      [
+        'a jti that is not a string',
+        () =>
+          new SignJWT({ jti: 42 } as Record<string, unknown>)
+            .setProtectedHeader({ alg: 'ES384', kid: 'ehr-es384' })
+            .setIssuer(issuer)
+            .setAudience(serviceUrl)
+            .setIssuedAt(nowSeconds())
+            .setExpirationTime(nowSeconds() + 60)
+            .sign(es384.privateKey),
+      ],
       ['an unknown issuer', () => token({ issuer: 'https://stranger.example' })],
       [
         'a jku that is not the registered URL',
