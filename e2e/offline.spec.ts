@@ -71,7 +71,8 @@ test('an assessment saved offline waits through a reload and uploads once when b
   await expect(waitingList(page).getByText(code)).toBeVisible();
   await expect(waitingList(page).getByText('Waiting to upload', { exact: true })).toBeVisible();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
-  await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+  await expect(page.getByText('Offline', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(/The history comes from the server/)).toBeVisible();
 
   await page.reload();
   await expect(waitingList(page).getByText(code)).toBeVisible();

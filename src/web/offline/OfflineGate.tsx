@@ -27,7 +27,7 @@ export function OfflineGate({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   if (online || !needsServer(pathname)) return children;
   return (
-    <Alert color="gray" title="Offline" role="status">
+    <Alert color="gray" title={offlineTexts.offlineTitle} role="status">
       {offlineTexts.needsConnection}
     </Alert>
   );

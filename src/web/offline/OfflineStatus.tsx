@@ -12,7 +12,7 @@ export function OfflineStatus() {
     <>
       {!online && (
         <Badge color="gray.8" variant="filled" role="status">
-          Offline
+          {offlineTexts.offlineTitle}
         </Badge>
       )}
       {entries.length > 0 && (

@@ -20,6 +20,9 @@ export const offlineTexts = {
     'It has not reached the server. Discarding removes it from this device and it cannot be recovered.',
   cancel: 'Cancel',
   badge: (count: number) => `${count} waiting to upload`,
+  offlineTitle: 'Offline',
+  historyOffline:
+    'The history comes from the server and shows again when the connection returns. Assessments saved on this device are listed under Waiting to upload.',
   needsConnection: 'This needs a connection to the server. You are offline.',
   offlineBanner:
     'You are offline. Assessments you save are kept on this device until the connection returns.',

@@ -101,6 +101,7 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
   const view = historyView(state);
   // Saves made offline that have reached the server since belong in the list now.
   const { uploads } = useOutbox();
+  const online = useOnline();
   useEffect(() => {
     if (uploads === 0) return;
     reload();
@@ -188,9 +189,12 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
       </Paper>
 
       {state.failure !== null && (
-        <Alert color="red" title="Error Loading Assessments">
+        <Alert
+          color={online ? 'red' : 'gray'}
+          title={online ? 'Error Loading Assessments' : offlineTexts.offlineTitle}
+        >
           <Stack gap="sm">
-            <Text size="sm">{state.failure.message}</Text>
+            <Text size="sm">{online ? state.failure.message : offlineTexts.historyOffline}</Text>
             <Group gap="sm">
               <Button size="xs" color="red.8" onClick={retry}>
                 Try Again
