@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import {
   AppShell,
@@ -24,9 +24,13 @@ import { errorMessage } from '../forms.ts';
 import { OfflineGate } from '../offline/OfflineGate.tsx';
 import { OfflineStatus } from '../offline/OfflineStatus.tsx';
 import { useOutbox } from '../offline/OutboxContext.ts';
-import { SignOutConfirm } from '../offline/SignOutConfirm.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
+
+// Asked only when signing out with saves waiting; its modal is not part of the first view.
+const SignOutConfirm = lazy(() =>
+  import('../offline/SignOutConfirm.tsx').then((module) => ({ default: module.SignOutConfirm })),
+);
 
 interface NavigationItem {
   label: string;
@@ -140,12 +144,16 @@ function SignOutButton() {
       >
         Sign out
       </Button>
-      <SignOutConfirm
-        entries={waiting}
-        opened={confirming}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => void handleSignOut()}
-      />
+      {confirming && (
+        <Suspense fallback={null}>
+          <SignOutConfirm
+            entries={waiting}
+            opened
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => void handleSignOut()}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

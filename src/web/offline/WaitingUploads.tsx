@@ -1,11 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { formatLocalDateTime } from '../format.ts';
 import { writeDraft } from '../pages/assessment/draft.ts';
 import type { OutboxEntry } from './outbox.ts';
 import { useOutbox } from './OutboxContext.ts';
 import { offlineTexts } from './texts.ts';
+
+// Mantine's modal is not part of the first view; it loads when a discard is asked for.
+const DiscardEntryDialog = lazy(() =>
+  import('./DiscardEntryDialog.tsx').then((module) => ({ default: module.DiscardEntryDialog })),
+);
 
 /** How an entry is named in lists: its code and, when given, its patient. */
 export function entryLabel(entry: OutboxEntry): string {
@@ -98,30 +103,18 @@ export function WaitingUploads() {
           />
         ))}
       </Stack>
-      <Modal
-        opened={discarding !== null}
-        onClose={() => setDiscarding(null)}
-        title={offlineTexts.discardTitle}
-      >
-        <Stack gap="md">
-          <Text size="sm">{discarding === null ? '' : entryLabel(discarding)}</Text>
-          <Text size="sm">{offlineTexts.discardBody}</Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setDiscarding(null)}>
-              {offlineTexts.cancel}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                if (discarding !== null) void discard(discarding.id);
-                setDiscarding(null);
-              }}
-            >
-              {offlineTexts.discard}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {discarding !== null && (
+        <Suspense fallback={null}>
+          <DiscardEntryDialog
+            label={entryLabel(discarding)}
+            onCancel={() => setDiscarding(null)}
+            onConfirm={() => {
+              void discard(discarding.id);
+              setDiscarding(null);
+            }}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }
