@@ -280,8 +280,8 @@ function startScriptNodeFlags(): string[] {
 }
 
 /**
- * `triage serve` on a free loopback port, ready when /api/health answers. It serves the API
- * only, unless given the folder of a built app.
+ * `triage serve` on a free loopback port, ready when /api/health answers, serving the given
+ * folder of a built app, or dist/web when there is one.
  */
 export async function startServer(
   fixture: Fixture,
@@ -301,7 +301,8 @@ export async function startServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      WEB_ROOT: options.webRoot ?? path.join(benchDir, 'no-web'),
+      // The server refuses a WEB_ROOT without a built app; unset, it serves dist/web if built.
+      ...(options.webRoot === undefined ? {} : { WEB_ROOT: options.webRoot }),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
