@@ -23,6 +23,8 @@ const quietCondition: ConditionImpact = {
   matrix: Object.fromEntries(
     RISK_STATUSES.map((status) => [status, statusCounts()]),
   ) as ConditionImpact['matrix'],
+  scoreChanged: 0,
+  scoreChangeMean: null,
   agreement: {
     stored: { reviews: 0, agreed: 0, share: null, kappa: null, kappaReviews: 0 },
     new: { reviews: 0, agreed: 0, share: null, kappa: null, kappaReviews: 0 },
@@ -46,6 +48,8 @@ const result: ImpactResult = {
         FALSE: statusCounts({ FALSE: 4, MAYBE: 1 }),
         MAYBE: statusCounts({ MAYBE: 3, TRUE: 2 }),
       },
+      scoreChanged: 6,
+      scoreChangeMean: -0.49999999999999994,
       agreement: {
         stored: { reviews: 12, agreed: 9, share: 0.75, kappa: -0.123456, kappaReviews: 11 },
         new: { reviews: 11, agreed: 10, share: 10 / 11, kappa: null, kappaReviews: 9 },
@@ -55,7 +59,7 @@ const result: ImpactResult = {
 };
 
 describe('impactCsv', () => {
-  it('writes one row per condition and stored status: the counts per new status, the changed, and the agreement figures', () => {
+  it('writes one row per condition and stored status: the counts per new status, the changed, the score changes and the agreement figures', () => {
     expect(impactResultSchema.parse(result)).toEqual(result);
     const csv = impactCsv(result);
     expect(csv.endsWith('\r\n')).toBe(true);
@@ -82,6 +86,8 @@ describe('impactCsv', () => {
       new_DIAGNOSED: '0',
       new_UNKNOWN: '0',
       changed: '2',
+      score_changed: '6',
+      score_change_mean: '-0.5',
       stored_reviews: '12',
       stored_agreed: '9',
       stored_share: '0.75',
@@ -100,6 +106,8 @@ describe('impactCsv', () => {
       .reduce((sum, row) => sum + Number(row.changed), 0);
     expect(dm2Changed).toBe(result.conditions.DM2.changed);
     expect(rows.find((row) => row.condition === 'TB')).toMatchObject({
+      score_changed: '0',
+      score_change_mean: '',
       stored_share: '',
       stored_kappa: '',
     });

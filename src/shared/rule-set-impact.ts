@@ -66,6 +66,13 @@ export const conditionImpactSchema = z.object({
       typeof impactStatusCountsSchema
     >,
   ),
+  /**
+   * Assessments whose total score for the condition changes, whether or not its status does (a
+   * weight moves scores; statuses follow the count of factors).
+   */
+  scoreChanged: count,
+  /** The mean change of the total score over those assessments (new minus stored); null if none. */
+  scoreChangeMean: z.number().nullable(),
   agreement: z.object({ stored: impactAgreementSchema, new: impactAgreementSchema }),
 });
 export type ConditionImpact = z.infer<typeof conditionImpactSchema>;
@@ -107,6 +114,8 @@ export const impactCsvHeader = [
   'stored_status',
   ...RISK_STATUSES.map((status) => `new_${status}`),
   'changed',
+  'score_changed',
+  'score_change_mean',
   ...agreementColumns.map((column) => `stored_${column}`),
   ...agreementColumns.map((column) => `new_${column}`),
 ];
@@ -128,8 +137,8 @@ function agreementCells(agreement: ImpactAgreement): Array<number | null> {
 
 /**
  * An impact result as CSV: one row per condition and stored status with the counts per new
- * status, the assessments of that row whose status changes, and the condition's agreement
- * figures (repeated on each of its rows, so that any row can be read alone).
+ * status, the assessments of that row whose status changes, and the condition's score changes
+ * and agreement figures (repeated on each of its rows, so that any row can be read alone).
  */
 export function impactCsv(result: ImpactResult): string {
   const rows = CONDITIONS.flatMap((condition) => {
@@ -144,6 +153,8 @@ export function impactCsv(result: ImpactResult): string {
         stored,
         ...RISK_STATUSES.map((status) => counts[status]),
         RISK_STATUSES.reduce((sum, status) => sum + (status === stored ? 0 : counts[status]), 0),
+        impact.scoreChanged,
+        rounded(impact.scoreChangeMean),
         ...agreementCells(impact.agreement.stored),
         ...agreementCells(impact.agreement.new),
       ]);

@@ -6,7 +6,11 @@ import {
   RULE_SETS,
   type RuleSet,
 } from '../../engine/index.ts';
-import type { ImpactAgreement, ImpactResult } from '../../shared/rule-set-impact.ts';
+import type {
+  ConditionImpact,
+  ImpactAgreement,
+  ImpactResult,
+} from '../../shared/rule-set-impact.ts';
 import { impactRequestSchema } from '../../shared/rule-set-impact.ts';
 import { owaspScryptCost } from '../../server/auth/passwords.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -66,6 +70,11 @@ function agreementLine(label: string, agreement: ImpactAgreement): string {
   return `  ${label}: ${agreement.agreed} of ${agreement.reviews} reviews agree (${percent(agreement.share)}), ${kappa} over ${agreement.kappaReviews}`;
 }
 
+function scoreChangeLine({ scoreChanged, scoreChangeMean }: ConditionImpact): string {
+  if (scoreChanged === 0 || scoreChangeMean === null) return 'no total score changes';
+  return `${scoreChanged.toLocaleString('en')} change total score (mean ${scoreChangeMean > 0 ? '+' : ''}${scoreChangeMean.toFixed(2)})`;
+}
+
 /** The result as a table per condition, for a person at a terminal. */
 export function impactTable(result: ImpactResult): string {
   const range =
@@ -82,7 +91,7 @@ export function impactTable(result: ImpactResult): string {
     const impact = result.conditions[condition];
     lines.push(
       '',
-      `${CONDITION_DISPLAY_NAMES[condition]} (${condition}): ${impact.changed.toLocaleString('en')} change status`,
+      `${CONDITION_DISPLAY_NAMES[condition]} (${condition}): ${impact.changed.toLocaleString('en')} change status, ${scoreChangeLine(impact)}`,
       `  ${'stored \\ new'.padEnd(width)}${RISK_STATUSES.map(cell).join('')}`,
       ...RISK_STATUSES.map(
         (stored) =>

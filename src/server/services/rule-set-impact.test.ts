@@ -190,6 +190,7 @@ describe.each(testDatabases())('Rule set impact analysis on $engine', (testDatab
     for (const { condition, counts } of stored.conditions) {
       const impact = result.conditions[condition as keyof ImpactResult['conditions']];
       expect(impact.changed).toBe(0);
+      expect(impact).toMatchObject({ scoreChanged: 0, scoreChangeMean: null });
       for (const status of RISK_STATUSES) {
         expect(impact.matrix[status][status], `${condition} ${status}`).toBe(counts[status]);
       }
@@ -252,6 +253,12 @@ describe.each(testDatabases())('Rule set impact analysis on $engine', (testDatab
     await save(withDm2Symptoms(1, { height: 160, weight: 80 }));
     const heavier = (await analyse(reweighted)).result;
     expect(Object.values(heavier.conditions).map((c) => c.changed)).toEqual([0, 0, 0, 0, 0, 0]);
+    // What it moves is the total score of the one assessment with a BMI over 25: 0.5 less.
+    expect(heavier.conditions.DM2).toMatchObject({ scoreChanged: 1 });
+    expect(heavier.conditions.DM2.scoreChangeMean).toBeCloseTo(-0.5, 10);
+    expect(Object.values(heavier.conditions).map((c) => c.scoreChanged)).toEqual([
+      1, 0, 0, 0, 0, 0,
+    ]);
     // Only DM2's threshold moved: the other conditions stay as stored.
     const other = (await analyse(withDm2Threshold(1))).result.conditions;
     expect([other.HIV, other.TB, other.Asthma].map((c) => c.changed)).toEqual([0, 0, 0]);

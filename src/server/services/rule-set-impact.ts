@@ -101,10 +101,17 @@ class ConditionTally {
   readonly matrix = RISK_STATUSES.map(() => RISK_STATUSES.map(() => 0));
   readonly stored = new AgreementTally();
   readonly new = new AgreementTally();
+  scoreChanged = 0;
+  scoreChangeSum = 0;
 
-  rescored(stored: number, next: number): void {
+  rescored(stored: number, next: number, scoreChange: number): void {
     const row = this.matrix[stored];
     if (row !== undefined) row[next] = (row[next] ?? 0) + 1;
+    // The same sums in the same order give the same number; anything else is a change.
+    if (scoreChange !== 0) {
+      this.scoreChanged += 1;
+      this.scoreChangeSum += scoreChange;
+    }
   }
 
   /**
@@ -135,6 +142,8 @@ class ConditionTally {
       matrix: Object.fromEntries(
         RISK_STATUSES.map((status, index) => [status, counts(this.matrix[index] ?? [])]),
       ) as ConditionImpact['matrix'],
+      scoreChanged: this.scoreChanged,
+      scoreChangeMean: this.scoreChanged === 0 ? null : this.scoreChangeSum / this.scoreChanged,
       agreement: { stored: this.stored.summary(), new: this.new.summary() },
     };
   }
@@ -148,13 +157,23 @@ function tallyPage(
 ): void {
   for (const assessment of page) {
     const input = storedPatientInput(assessment);
-    const storedStatuses = new Map(assessment.statuses);
+    const storedResults = new Map(
+      assessment.statuses.map(([condition, status, totalScore]) => [
+        condition,
+        { status, totalScore },
+      ]),
+    );
     for (const result of score(input, ruleSet).conditions) {
-      const stored = storedStatuses.get(result.condition);
+      const storedResult = storedResults.get(result.condition);
       const tally = tallies.get(result.condition);
       // Every save stores a result per condition; a row missing all the same has nothing to compare.
-      if (stored === undefined || tally === undefined) continue;
-      tally.rescored(statusIndex(stored), statusIndex(result.riskStatus));
+      if (storedResult === undefined || tally === undefined) continue;
+      const stored = storedResult.status;
+      tally.rescored(
+        statusIndex(stored),
+        statusIndex(result.riskStatus),
+        result.totalScore - storedResult.totalScore,
+      );
       for (const review of assessment.reviews) {
         if (review.condition === result.condition)
           tally.reviewed(review, stored, result.riskStatus);

@@ -27,8 +27,8 @@ export interface ImpactAssessment {
   symptoms: SymptomRow[];
   /** Diagnosed conditions only. */
   management: ManagementRow[];
-  /** The stored status of each condition. */
-  statuses: Array<[condition: string, status: ResultRow['risk_status']]>;
+  /** The stored status and total score of each condition. */
+  statuses: Array<[condition: string, status: ResultRow['risk_status'], totalScore: number]>;
   reviews: LockedReviewRow[];
 }
 
@@ -145,10 +145,13 @@ export const ruleSetImpactRepository = {
           .groupBy('assessment_id')
           .execute(),
       );
-      const statuses = byAssessment<[string, ResultRow['risk_status']]>(
+      const statuses = byAssessment<[string, ResultRow['risk_status'], number]>(
         await db
           .selectFrom('results')
-          .select(['assessment_id', rowsAsJson(engine, ['condition', 'risk_status']).as('rows')])
+          .select([
+            'assessment_id',
+            rowsAsJson(engine, ['condition', 'risk_status', 'total_score']).as('rows'),
+          ])
           .where(ofPage)
           .groupBy('assessment_id')
           .execute(),

@@ -33,6 +33,7 @@ import {
   downloadImpactCsv,
   impactProgressText,
   impactRangeText,
+  scoreChangeText,
 } from './impactDisplay.ts';
 import { useImpactAnalysis } from './useImpactAnalysis.ts';
 
@@ -104,7 +105,7 @@ function ConditionImpactCard({
             {name}
           </Title>
           <Text size="sm" fw={600}>
-            Changed: {impact.changed}
+            Changed: {impact.changed} · Scores changed: {scoreChangeText(impact)}
           </Text>
         </Group>
         <ImpactMatrix condition={condition} impact={impact} />
@@ -164,7 +165,8 @@ function ImpactSummary({ result }: { result: ImpactResult }) {
     <ScrollableTable label="Impact per condition" minWidth={620}>
       <Table verticalSpacing={4} fz="sm" withTableBorder>
         <Table.Caption>
-          Changed statuses and agreement with the doctors, per condition
+          Changed statuses and agreement with the doctors, per condition, with the total scores that
+          change
         </Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -172,19 +174,22 @@ function ImpactSummary({ result }: { result: ImpactResult }) {
             <Table.Th scope="col" ta="right">
               Changed
             </Table.Th>
+            <Table.Th scope="col">Scores changed</Table.Th>
             <Table.Th scope="col">Agreed, stored rules</Table.Th>
             <Table.Th scope="col">Agreed, this version</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {CONDITIONS.map((condition) => {
-            const { changed, agreement } = result.conditions[condition];
+            const impact = result.conditions[condition];
+            const { changed, agreement } = impact;
             return (
               <Table.Tr key={condition}>
                 <Table.Th scope="row" fw={400}>
                   {CONDITION_DISPLAY_NAMES[condition]}
                 </Table.Th>
                 <Table.Td ta="right">{changed}</Table.Td>
+                <Table.Td>{scoreChangeText(impact)}</Table.Td>
                 <Table.Td>{agreedOfReviews(agreement.stored)}</Table.Td>
                 <Table.Td>{agreedOfReviews(agreement.new)}</Table.Td>
               </Table.Tr>

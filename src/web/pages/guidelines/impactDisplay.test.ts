@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ImpactResult } from '../../../shared/rule-set-impact.ts';
-import { agreedOfReviews, impactProgressText, impactRangeText } from './impactDisplay.ts';
+import {
+  agreedOfReviews,
+  impactProgressText,
+  impactRangeText,
+  scoreChangeText,
+} from './impactDisplay.ts';
 
 type Range = Pick<ImpactResult, 'version' | 'title' | 'from' | 'to' | 'assessments'>;
 const result: Range = {
@@ -33,5 +38,13 @@ describe('impact texts', () => {
     const side = { reviews: 3, agreed: 2, share: 2 / 3, kappa: null, kappaReviews: 3 };
     expect(agreedOfReviews(side)).toBe('2 of 3 (67%)');
     expect(agreedOfReviews({ ...side, reviews: 0, agreed: 0, share: null })).toBe('No reviews');
+  });
+
+  it('gives how many total scores move and their mean change, signed', () => {
+    expect(scoreChangeText({ scoreChanged: 0, scoreChangeMean: null })).toBe('None');
+    expect(scoreChangeText({ scoreChanged: 3, scoreChangeMean: -0.49999999999999994 })).toBe(
+      '3 (mean -0.50)',
+    );
+    expect(scoreChangeText({ scoreChanged: 1, scoreChangeMean: 0.25 })).toBe('1 (mean +0.25)');
   });
 });

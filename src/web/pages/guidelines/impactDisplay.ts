@@ -1,6 +1,7 @@
 import {
   impactCsv,
   impactCsvFileName,
+  type ConditionImpact,
   type ImpactAgreement,
   type ImpactResult,
 } from '../../../shared/rule-set-impact.ts';
@@ -40,4 +41,18 @@ export function downloadImpactCsv(result: ImpactResult): void {
 export function agreedOfReviews({ reviews, agreed, share }: ImpactAgreement): string {
   if (reviews === 0 || share === null) return 'No reviews';
   return `${agreed} of ${reviews} (${Math.round(share * 100)}%)`;
+}
+
+/**
+ * '3 (mean -0.50)': how many assessments' total score for the condition moves and by how much on
+ * average, or 'None'. A weight moves scores without moving a status, which follows the count of
+ * factors.
+ */
+export function scoreChangeText({
+  scoreChanged,
+  scoreChangeMean,
+}: Pick<ConditionImpact, 'scoreChanged' | 'scoreChangeMean'>): string {
+  if (scoreChanged === 0 || scoreChangeMean === null) return 'None';
+  const mean = `${scoreChangeMean > 0 ? '+' : ''}${scoreChangeMean.toFixed(2)}`;
+  return `${scoreChanged} (mean ${mean})`;
 }
