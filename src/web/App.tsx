@@ -1,5 +1,6 @@
-import { lazy } from 'react';
+import { lazy, useEffect } from 'react';
 import { Route, Routes } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { AccessGate } from './components/AccessGate.tsx';
 import { AppLayout } from './components/AppLayout.tsx';
 import { FullScreenLoading } from './components/FullScreenLoading.tsx';
@@ -66,6 +67,11 @@ const SavedAssessmentPage = lazy(() =>
  */
 export function App() {
   const { state } = useSession();
+  const queryClient = useQueryClient();
+  // Server answers kept for one user are never shown to the next one on this device.
+  useEffect(() => {
+    if (state.status === 'signedOut') queryClient.clear();
+  }, [state.status, queryClient]);
   switch (state.status) {
     case 'checking':
       return <FullScreenLoading />;

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Population } from '../../shared/api/population.ts';
 import { getPopulation, type HistoryFilter } from '../api/history.ts';
 import { friendlyMessageFor } from '../components/errors/friendlyMessage.ts';
+import { offlineTexts } from '../offline/texts.ts';
 
 export interface PopulationLoad {
   /** The latest counts; kept on screen while the next filter's counts load. */
@@ -10,29 +11,26 @@ export interface PopulationLoad {
   failure: string | null;
 }
 
-/** The population panel's counts for the history's filter; `revision` reloads after a delete. */
+/**
+ * The population panel's counts for the history's filter, through TanStack Query: the cache,
+ * the retry and the pause while offline come from it; `revision` reloads after a change.
+ */
 export function usePopulation(filter: HistoryFilter, revision: number): PopulationLoad {
-  const [load, setLoad] = useState<PopulationLoad>({
-    population: null,
-    loading: true,
-    failure: null,
-  });
   const { q, from, to } = filter;
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad((current) => ({ ...current, loading: true, failure: null }));
-    getPopulation({ q, from, to }, controller.signal).then(
-      (population) => {
-        if (!controller.signal.aborted) setLoad({ population, loading: false, failure: null });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ population: null, loading: false, failure: friendlyMessageFor(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [q, from, to, revision]);
-
-  return load;
+  const query = useQuery({
+    queryKey: ['population', { q, from, to }, revision],
+    queryFn: ({ signal }) => getPopulation({ q, from, to }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const paused = query.fetchStatus === 'paused';
+  return {
+    population: query.data ?? null,
+    loading: query.isFetching,
+    failure:
+      query.error !== null
+        ? friendlyMessageFor(query.error)
+        : paused && query.data === undefined
+          ? offlineTexts.needsConnection
+          : null,
+  };
 }
