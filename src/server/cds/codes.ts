@@ -3,7 +3,7 @@ import type { Condition } from '../../engine/index.ts';
 /**
  * The code tables of the CDS Hooks service (issue 20): which codes in a record system's FHIR
  * resources answer which of the engine's questions. Data only; `prefetch-mapping.ts` reads them
- * and docs/INTEROP-cds.md shows them.
+ * and docs/INTEROP.md shows them.
  */
 
 export const LOINC = 'http://loinc.org';
