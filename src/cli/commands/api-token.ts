@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util';
-import { owaspScryptCost } from '../../server/auth/passwords.ts';
-import { loadConfig } from '../../server/config.ts';
-import type { AppContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
 import { AppError } from '../../server/errors.ts';
+import { configuredContext, operator, type WithContext } from '../command-context.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../server/services/api-tokens.ts';
 
 const usage = `Usage:
@@ -12,23 +8,6 @@ const usage = `Usage:
   triage api-token list                 Names and dates of every token (never the tokens)
   triage api-token revoke NAME          Refuse the live token of that name from now on
 `;
-
-/** Runs work with the configured database (migrated), as the other commands do. */
-export type WithContext = <T>(work: (context: AppContext) => Promise<T>) => Promise<T>;
-
-const configuredContext: WithContext = async (work) => {
-  const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrateToLatest(database);
-    return await work({ config, database, now: () => new Date(), passwordCost: owaspScryptCost });
-  } finally {
-    await database.close();
-  }
-};
-
-/** The command line acts as the operator of the machine, recorded in the audit trail as such. */
-const operator = { user: null, address: 'command line' };
 
 export async function runApiTokenCommand(
   args: string[],

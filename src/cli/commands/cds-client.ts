@@ -1,11 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { owaspScryptCost } from '../../server/auth/passwords.ts';
-import { loadConfig } from '../../server/config.ts';
-import type { AppContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
 import { AppError } from '../../server/errors.ts';
+import { configuredContext, operator, type WithContext } from '../command-context.ts';
 import {
   addCdsClient,
   listCdsClients,
@@ -20,23 +16,6 @@ const usage = `Usage:
   triage cds-client remove ISS
                               Refuse that issuer's calls from now on
 `;
-
-/** Runs work with the configured database (migrated); a test passes its own. */
-export type WithContext = <T>(work: (context: AppContext) => Promise<T>) => Promise<T>;
-
-const configuredContext: WithContext = async (work) => {
-  const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrateToLatest(database);
-    return await work({ config, database, now: () => new Date(), passwordCost: owaspScryptCost });
-  } finally {
-    await database.close();
-  }
-};
-
-/** The command line acts as the operator of the machine, recorded in the audit trail as such. */
-const operator = { user: null, address: 'command line' };
 
 function readJwksFile(file: string): unknown {
   let text: string;

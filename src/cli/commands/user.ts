@@ -1,10 +1,5 @@
 import { parseArgs } from 'node:util';
 import { roles, type Role } from '../../shared/api/users.ts';
-import { owaspScryptCost } from '../../server/auth/passwords.ts';
-import { loadConfig } from '../../server/config.ts';
-import type { AppContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
 import { AppError } from '../../server/errors.ts';
 import {
   createUser,
@@ -13,6 +8,7 @@ import {
   updateUser,
 } from '../../server/services/users.ts';
 import { resetSecondFactor } from '../../server/services/second-factors.ts';
+import { configuredContext as withContext, operator } from '../command-context.ts';
 import { readSecret } from '../read-secret.ts';
 
 const usage = `Usage:
@@ -39,17 +35,6 @@ function parseRole(value: string | undefined): Role {
   );
 }
 
-async function withContext<T>(work: (context: AppContext) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrateToLatest(database);
-    return await work({ config, database, now: () => new Date(), passwordCost: owaspScryptCost });
-  } finally {
-    await database.close();
-  }
-}
-
 /** A new password: at a terminal asked twice, since a typing slip cannot be seen there. */
 async function readNewPassword(
   io: { stdin: NodeJS.ReadStream; stderr: NodeJS.WritableStream },
@@ -68,9 +53,6 @@ async function readNewPassword(
   }
   return password;
 }
-
-/** The command line acts as the operator of the machine, recorded in the audit trail as such. */
-const operator = { user: null, address: 'command line' };
 
 export async function runUserCommand(
   args: string[],
