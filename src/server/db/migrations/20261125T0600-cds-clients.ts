@@ -23,10 +23,7 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     .addColumn('created_by', 'text')
     .addColumn('removed_at', t.timestamp)
     .addColumn('removed_by', 'text')
-    .addCheckConstraint(
-      'cds_clients_one_key_source',
-      sql`(jwks is null) <> (jwks_url is null)`,
-    )
+    .addCheckConstraint('cds_clients_one_key_source', sql`(jwks is null) <> (jwks_url is null)`)
     .execute();
   await sql`create unique index cds_clients_live_issuer_idx on cds_clients (issuer)
     where removed_at is null`.execute(db);
