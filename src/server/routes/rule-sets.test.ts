@@ -284,4 +284,15 @@ describe.each(testDatabases())('rule set versions on $engine', (testDatabase) =>
     const saved = await save('POST', '/api/assessments', {});
     expect(saved.results.ruleSetVersion).toBe('2.0');
   });
+
+  it('makes the last of several activations in one millisecond the active one', async () => {
+    t.advance(60_000);
+    // The test's clock stands still: every activation below is made at the same instant.
+    for (const version of [trial, '2.0', trial, '2.0']) {
+      const activated = await activate(admin, version);
+      expect(activated.statusCode, version).toBe(200);
+      expect(activated.json()).toMatchObject({ version, active: true });
+      expect((await list(nurse)).find((summary) => summary.active)?.version).toBe(version);
+    }
+  });
 });

@@ -22,6 +22,8 @@ const result: ImpactResult = {
       {
         changed: 0,
         matrix: Object.fromEntries(RISK_STATUSES.map((status) => [status, zeroCounts])),
+        scoreChanged: 0,
+        scoreChangeMean: null,
         agreement: { stored: noAgreement, new: noAgreement },
       },
     ]),
