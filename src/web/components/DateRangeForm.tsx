@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import {
   activeFiltersText,
   dateRangeError,
   noDates,
   type DateRange,
 } from '../pages/dashboard/historyFilters.ts';
+import { DateRangeFields } from './DateRangeFields.tsx';
 
 /**
  * Start Date and End Date with Apply Filter and Clear Filter, as the history and the Doctor
@@ -36,21 +37,7 @@ export function DateRangeForm({
     <form onSubmit={submit} aria-label={label} noValidate>
       <Stack gap={6}>
         <Group gap="sm" align="flex-end">
-          <TextInput
-            type="date"
-            label="Start Date"
-            value={dates.from}
-            onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
-          <TextInput
-            type="date"
-            label="End Date"
-            value={dates.to}
-            error={error}
-            onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
-            w={{ base: '100%', xs: 170 }}
-          />
+          <DateRangeFields dates={dates} error={error} onChange={setDates} />
           <Group gap="sm">
             <Button type="submit" variant="light">
               Apply Filter

@@ -1,16 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import {
   CONDITION_DISPLAY_NAMES,
   CONDITIONS,
@@ -23,6 +12,7 @@ import type {
   ImpactAgreement,
   ImpactResult,
 } from '../../../shared/rule-set-impact.ts';
+import { DateRangeFields } from '../../components/DateRangeFields.tsx';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
 import { kappaOfPairsText } from '../../components/review/agreementDisplay.ts';
 import { errorMessage } from '../../forms.ts';
@@ -273,21 +263,7 @@ export function ImpactPanel({ version, title }: { version: string; title: string
         </div>
         <form onSubmit={submit} aria-label="Impact analysis dates" noValidate>
           <Group gap="sm" align="flex-end">
-            <TextInput
-              type="date"
-              label="Start Date"
-              value={dates.from}
-              onChange={(event) => setDates({ ...dates, from: event.currentTarget.value })}
-              w={{ base: '100%', xs: 170 }}
-            />
-            <TextInput
-              type="date"
-              label="End Date"
-              value={dates.to}
-              error={datesError}
-              onChange={(event) => setDates({ ...dates, to: event.currentTarget.value })}
-              w={{ base: '100%', xs: 170 }}
-            />
+            <DateRangeFields dates={dates} error={datesError} onChange={setDates} />
             <Group gap="sm">
               <Button type="submit" loading={running}>
                 Run impact analysis
