@@ -25,21 +25,36 @@ const nodeBuiltins = {
   message: 'The engine and the shared contract are pure: no Node APIs (docs/ARCHITECTURE.md).',
 };
 
-/** The import rule alone, also used by the test that proves it is enforced. */
-export const layerRules = Object.entries(forbidden).map(([layer, layers]) => ({
-  files: [`src/${layer}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          ...layerPatterns(layers),
-          ...(layer === 'engine' || layer === 'shared' ? [nodeBuiltins] : []),
-        ],
-      },
-    ],
+const webPages = {
+  group: ['**/pages/**'],
+  message:
+    'Components are shared by pages and do not import from them: move what both use beside the components.',
+};
+
+/** The import rules alone, also used by the test that proves they are enforced. */
+export const layerRules = [
+  ...Object.entries(forbidden).map(([layer, layers]) => ({
+    files: [`src/${layer}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layerPatterns(layers),
+            ...(layer === 'engine' || layer === 'shared' ? [nodeBuiltins] : []),
+          ],
+        },
+      ],
+    },
+  })),
+  // A later block's options replace the web's, so the web's layer patterns are repeated here.
+  {
+    files: ['src/web/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...layerPatterns(forbidden.web), webPages] }],
+    },
   },
-}));
+];
 
 export default tseslint.config(
   {

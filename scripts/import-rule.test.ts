@@ -17,7 +17,7 @@ async function violations(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('the one-way import rule', () => {
+describe('the one-way import rules', () => {
   it.each([
     ['src/engine/score.ts', "import { x } from '../server/app.ts';"],
     ['src/engine/score.ts', "import { x } from '../shared/texts.ts';"],
@@ -26,6 +26,9 @@ describe('the one-way import rule', () => {
     ['src/shared/texts.ts', "import fs from 'node:fs';"],
     ['src/web/App.tsx', "import { x } from '../server/app.ts';"],
     ['src/server/app.ts', "import { x } from '../web/App.tsx';"],
+    ['src/web/components/Bar.tsx', "import { x } from '../pages/dashboard/x.ts';"],
+    ['src/web/components/assessment/Bar.tsx', "import { x } from '../../pages/assessment/x.ts';"],
+    ['src/web/components/assessment/Bar.tsx', "import { x } from '../../../server/app.ts';"],
   ])('forbids %s: %s', async (file, code) => {
     expect(await violations(file, code)).toEqual(['no-restricted-imports']);
   });
@@ -35,6 +38,8 @@ describe('the one-way import rule', () => {
     ['src/server/app.ts', "import { x } from '../shared/texts.ts';"],
     ['src/web/App.tsx', "import { x } from '../engine/index.ts';"],
     ['src/cli/main.ts', "import { x } from '../server/app.ts';"],
+    ['src/web/pages/review/ReviewPage.tsx', "import { x } from '../assessment/x.ts';"],
+    ['src/web/components/review/Bar.tsx', "import { x } from '../assessment/display.ts';"],
   ])('allows %s: %s', async (file, code) => {
     expect(await violations(file, code)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { TextInput } from '@mantine/core';
-import type { DateRange } from '../pages/dashboard/historyFilters.ts';
+import type { DateRange } from './dateRange.ts';
 
 /**
  * The Start Date and End Date inputs every date range of the product is typed into; what the

@@ -1,11 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
-import {
-  activeFiltersText,
-  dateRangeError,
-  noDates,
-  type DateRange,
-} from '../pages/dashboard/historyFilters.ts';
+import { activeFiltersText, dateRangeError, noDates, type DateRange } from './dateRange.ts';
 import { DateRangeFields } from './DateRangeFields.tsx';
 
 /**

@@ -32,7 +32,7 @@ import {
   signOffFailure,
   wizardTexts,
   type Failure,
-} from '../pages/assessment/messages.ts';
+} from '../components/assessment/messages.ts';
 import {
   localDay,
   patientAgeFor,

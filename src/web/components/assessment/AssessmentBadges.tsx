@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { wizardTexts } from '../../pages/assessment/messages.ts';
+import { wizardTexts } from './messages.ts';
 
 /** The assessment code on every step, and the read-only badge once signed off (spec 2.6). */
 export function AssessmentBadges({ code, signedOff }: { code: string; signedOff: boolean }) {

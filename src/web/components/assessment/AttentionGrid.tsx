@@ -1,6 +1,6 @@
 import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, type ConditionResult } from '../../../engine/index.ts';
-import { needsAttention } from '../../pages/assessment/display.ts';
+import { needsAttention } from './display.ts';
 import { formatScore } from '../../../shared/display.ts';
 import { RiskStatusBadge } from './RiskStatusBadge.tsx';
 

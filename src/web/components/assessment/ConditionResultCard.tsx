@@ -1,6 +1,6 @@
 import { Card, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, type ConditionResult } from '../../../engine/index.ts';
-import { symptomContribution } from '../../pages/assessment/display.ts';
+import { symptomContribution } from './display.ts';
 import { formatComorbidity, formatScore } from '../../../shared/display.ts';
 import { Figure } from './Figure.tsx';
 import { RiskStatusBadge } from './RiskStatusBadge.tsx';

@@ -4,7 +4,7 @@ import { Button } from '@mantine/core';
 import { downloadReportText } from '../../api/reports.ts';
 import { useOnline } from '../../offline/useOnline.ts';
 import { notifyFailure } from './notify.ts';
-import { wizardTexts } from '../../pages/assessment/messages.ts';
+import { wizardTexts } from './messages.ts';
 
 /** The server's text report of a saved assessment (spec 9.5); an unsaved one has none yet. */
 export function DownloadReportButton({ assessmentId }: { assessmentId: string | null }) {

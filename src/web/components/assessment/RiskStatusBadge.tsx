@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { RISK_STATUS_LABELS, type RiskStatus } from '../../../engine/index.ts';
-import { riskStatusColors } from '../../pages/assessment/display.ts';
+import { riskStatusColors } from './display.ts';
 
 export function RiskStatusBadge({
   status,

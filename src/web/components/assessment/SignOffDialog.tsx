@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { wizardTexts } from '../../pages/assessment/messages.ts';
+import { wizardTexts } from './messages.ts';
 
 /** The confirmation sign-off needs (spec 5). */
 export function SignOffDialog({

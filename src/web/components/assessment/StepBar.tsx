@@ -1,5 +1,5 @@
 import { UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { wizardSteps, type WizardStep } from '../../pages/assessment/steps.ts';
+import { wizardSteps, type WizardStep } from './wizardSteps.ts';
 import classes from './StepBar.module.css';
 
 /**

@@ -21,8 +21,8 @@ import {
 import { downloadAgreementCsv, getAgreementSummary } from '../../api/reviews.ts';
 import { ScrollableTable } from '../ScrollableTable.tsx';
 import { errorMessage } from '../../forms.ts';
-import { agreedWithShare } from '../../pages/review/reviewDisplay.ts';
-import { noDates, type DateRange } from '../../pages/dashboard/historyFilters.ts';
+import { agreedWithShare } from './reviewDisplay.ts';
+import { noDates, type DateRange } from '../dateRange.ts';
 import { kappaText, reviewDay } from './agreementDisplay.ts';
 import { DateRangeForm } from '../DateRangeForm.tsx';
 

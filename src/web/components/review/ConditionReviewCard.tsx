@@ -25,7 +25,7 @@ import {
   type DoctorStatus,
   type ReviewedCondition,
 } from '../../../shared/api/reviews.ts';
-import { riskStatusColors, safeGreen } from '../../pages/assessment/display.ts';
+import { riskStatusColors, safeGreen } from '../assessment/display.ts';
 import {
   doctorStatusOptions,
   judgementTexts,
@@ -33,7 +33,7 @@ import {
   riskFactorRows,
   symptomAnswerRows,
   type SymptomAnswers,
-} from '../../pages/review/reviewDisplay.ts';
+} from './reviewDisplay.ts';
 import { formatComorbidity, formatScore } from '../../../shared/display.ts';
 import classes from './ConditionReviewCard.module.css';
 

@@ -12,16 +12,12 @@ import { DemographicsStep } from './DemographicsStep.tsx';
 import { ManagementStep } from './ManagementStep.tsx';
 import { ResultsStep } from './ResultsStep.tsx';
 import { RiskFactorsStep } from './RiskFactorsStep.tsx';
+import { canOpenStep, firstStep, isStepComplete, landingStep, resultsStep } from './steps.ts';
 import {
-  canOpenStep,
-  firstStep,
-  isStepComplete,
-  landingStep,
   parseStep,
-  resultsStep,
   wizardSteps,
   type WizardStep,
-} from './steps.ts';
+} from '../../components/assessment/wizardSteps.ts';
 import { SymptomsStep } from './SymptomsStep.tsx';
 
 /** The screen titles of spec 2.6. */

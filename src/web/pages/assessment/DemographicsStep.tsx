@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
 import type { Patient } from '../../../shared/api/patients.ts';
-import { bmiNote } from './display.ts';
+import { bmiNote } from '../../components/assessment/display.ts';
 import { formatBmi } from '../../../shared/display.ts';
 import {
   demographicLimits,

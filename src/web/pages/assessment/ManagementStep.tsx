@@ -23,7 +23,11 @@ import {
   type RuleSet,
 } from '../../../engine/index.ts';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
-import { formatOptionScore, lastDoctorVisitOption, prescriptionDurationOption } from './display.ts';
+import {
+  formatOptionScore,
+  lastDoctorVisitOption,
+  prescriptionDurationOption,
+} from '../../components/assessment/display.ts';
 import { withManagementAnswer } from './form.ts';
 
 /** A diagnosed condition's answer with the choices made so far (a choice not made is absent). */

@@ -27,13 +27,13 @@ import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
 import { formatLocalDateTime } from '../../format.ts';
 import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
 import { usePreviousAssessment } from '../../hooks/usePreviousAssessment.ts';
-import { safeGreen, safeOrange } from './display.ts';
+import { safeGreen, safeOrange } from '../../components/assessment/display.ts';
 import { formatBmi, formatScore } from '../../../shared/display.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { useOnline } from '../../offline/useOnline.ts';
 import { ruleSetLabel } from './activeRuleSet.ts';
 import { hasInvalidDemographics } from './form.ts';
-import { saveButtonState, wizardTexts } from './messages.ts';
+import { saveButtonState, wizardTexts } from '../../components/assessment/messages.ts';
 import { PatientPanel, SinceLastSection } from './SinceLastSection.tsx';
 
 function Summary({

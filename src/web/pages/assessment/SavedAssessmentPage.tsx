@@ -9,7 +9,7 @@ import { useSignedInUser } from '../../hooks/useSession.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
 import { readDraftFor } from './draft.ts';
 import { formFromAssessment } from './form.ts';
-import { wizardTexts } from './messages.ts';
+import { wizardTexts } from '../../components/assessment/messages.ts';
 
 type AssessmentLoad =
   { status: 'loading' } | { status: 'failed' } | { status: 'loaded'; assessment: Assessment };

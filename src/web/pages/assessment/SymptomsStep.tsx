@@ -14,9 +14,9 @@ import {
 } from '../../../engine/index.ts';
 import { ChoiceGroup } from '../../components/assessment/ChoiceGroup.tsx';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
-import { severityLabels, weightChangeLabels } from './display.ts';
+import { severityLabels, weightChangeLabels } from '../../components/assessment/display.ts';
 import { symptomAnswers, withSymptomAnswer } from './form.ts';
-import { wizardTexts } from './messages.ts';
+import { wizardTexts } from '../../components/assessment/messages.ts';
 
 const severityOptions = SEVERITIES.map((value) => ({ value, label: severityLabels[value] }));
 const weightChangeOptions = WEIGHT_CHANGES.map((value) => ({

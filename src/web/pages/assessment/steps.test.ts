@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canOpenStep,
-  isStepComplete,
-  landingStep,
-  parseStep,
-  wizardSteps,
-  type StepFacts,
-  type WizardStep,
-} from './steps.ts';
+import { canOpenStep, isStepComplete, landingStep, type StepFacts } from './steps.ts';
+import type { WizardStep } from '../../components/assessment/wizardSteps.ts';
 
 const nothing: StepFacts = {
   demographics: {},
@@ -74,12 +67,5 @@ describe('landingStep', () => {
   it('sends a step that cannot be opened to step 1, or to the results once signed off', () => {
     expect(landingStep(nothing, 3)).toBe(1);
     expect(landingStep({ ...filled, hasResults: true, signedOff: true }, 2)).toBe(5);
-  });
-});
-
-describe('parseStep', () => {
-  it('reads 1 to 5 and nothing else', () => {
-    expect(wizardSteps.map((s) => parseStep(String(s.step)))).toEqual([1, 2, 3, 4, 5]);
-    for (const value of [null, '', '0', '6', '2.0', 'two']) expect(parseStep(value)).toBeNull();
   });
 });

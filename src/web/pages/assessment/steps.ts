@@ -1,16 +1,6 @@
 import type { Demographics, ManagementAnswers, SymptomAnswers } from '../../../engine/index.ts';
+import type { WizardStep } from '../../components/assessment/wizardSteps.ts';
 import { anyManagementRecorded, anySymptomRecorded } from './form.ts';
-
-/** The step bar of spec 2.6, in the flow of decisions.md section 2. */
-export const wizardSteps = [
-  { step: 1, title: 'Demographics' },
-  { step: 2, title: 'Risk Factors' },
-  { step: 3, title: 'Symptoms' },
-  { step: 4, title: 'Management' },
-  { step: 5, title: 'Results' },
-] as const;
-
-export type WizardStep = (typeof wizardSteps)[number]['step'];
 
 export const firstStep: WizardStep = 1;
 export const resultsStep: WizardStep = 5;
@@ -77,12 +67,6 @@ export function isStepComplete(facts: StepFacts, step: WizardStep): boolean {
   }
 }
 
-/** The step a `?step=` value names, or null for anything else. */
-export function parseStep(value: string | null): WizardStep | null {
-  const step = wizardSteps.find((s) => String(s.step) === value);
-  return step === undefined ? null : step.step;
-}
-
 /**
  * Where a requested step lands: itself when it can be opened, otherwise step 5 for a signed-off
  * assessment and step 1 for any other (step 1 can always be opened).
@@ -90,8 +74,4 @@ export function parseStep(value: string | null): WizardStep | null {
 export function landingStep(facts: StepFacts, requested: WizardStep): WizardStep {
   if (canOpenStep(facts, requested)) return requested;
   return facts.signedOff ? resultsStep : firstStep;
-}
-
-export function stepTitle(step: WizardStep): string {
-  return wizardSteps[step - 1]?.title ?? '';
 }

@@ -32,7 +32,7 @@ import {
 } from '../../api/code-extraction.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { safeGreen } from '../assessment/display.ts';
+import { safeGreen } from '../../components/assessment/display.ts';
 
 /** Spec 2.5: how many matches the page shows as samples. */
 const sampleCount = 5;

@@ -16,8 +16,8 @@ import { DateRangeFields } from '../../components/DateRangeFields.tsx';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
 import { kappaOfPairsText } from '../../components/review/agreementDisplay.ts';
 import { errorMessage } from '../../forms.ts';
-import { dateRangeError, noDates, type DateRange } from '../dashboard/historyFilters.ts';
-import { agreedWithShare } from '../review/reviewDisplay.ts';
+import { dateRangeError, noDates, type DateRange } from '../../components/dateRange.ts';
+import { agreedWithShare } from '../../components/review/reviewDisplay.ts';
 import {
   agreedOfReviews,
   downloadImpactCsv,

@@ -11,7 +11,7 @@ import {
 } from '../../../engine/index.ts';
 import { lastDoctorVisitLabels, prescriptionDurationLabels } from '../../../shared/display.ts';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
-import { weightPercent } from '../review/reviewDisplay.ts';
+import { weightPercent } from '../../components/review/reviewDisplay.ts';
 import {
   criterionText,
   missingFieldsText,

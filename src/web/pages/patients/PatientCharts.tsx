@@ -4,7 +4,7 @@ import { CONDITION_DISPLAY_NAMES, CONDITIONS, type Condition } from '../../../en
 import type { PatientAssessment } from '../../../shared/api/patients.ts';
 import { formatBmi } from '../../../shared/display.ts';
 import { LazyLineChart } from '../../components/charts/LazyLineChart.tsx';
-import { riskStatusColors } from '../assessment/display.ts';
+import { riskStatusColors } from '../../components/assessment/display.ts';
 import {
   axisLabels,
   bmiAxis,

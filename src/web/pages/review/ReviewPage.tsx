@@ -31,7 +31,7 @@ import { ConditionReviewCard } from '../../components/review/ConditionReviewCard
 import { formatLocalDateTime } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { safeGreen } from '../assessment/display.ts';
+import { safeGreen } from '../../components/assessment/display.ts';
 import {
   changeReview,
   chosenReviews,
@@ -41,7 +41,7 @@ import {
   reviewTexts,
   saveFailure,
   type ReviewFeedback,
-} from './reviewDisplay.ts';
+} from '../../components/review/reviewDisplay.ts';
 import classes from './ReviewPage.module.css';
 import { formatBmi, notRecorded } from '../../../shared/display.ts';
 
