@@ -24,14 +24,14 @@ import {
   GENDERS,
   LAST_DOCTOR_VISIT_OPTIONS,
   PRESCRIPTION_DURATION_OPTIONS,
-  ResultJsonWriter,
   DEFAULT_RULE_SET,
   SEVERITIES,
   WEIGHT_CHANGES,
   score,
 } from '../src/engine/index.ts';
 import type { PatientData } from '../src/engine/index.ts';
-import { readAssessmentInput } from '../src/shared/assessment-input-reader.ts';
+import { readAssessmentInput } from '../src/cli/score-input-reader.ts';
+import { ResultJsonWriter } from '../src/cli/score-result-json.ts';
 import { assessmentInputSchema } from '../src/shared/assessment-input.ts';
 import { z } from 'zod';
 

@@ -12,7 +12,6 @@ export type {
   SymptomAnswers,
   SymptomKey,
 } from './input.ts';
-export { ResultJsonWriter } from './result-json.ts';
 export { score } from './score.ts';
 export {
   CONDITION_DISPLAY_NAMES,

@@ -8,7 +8,7 @@ import {
   editedLineArbitrary,
   mutatedLineArbitrary,
   validLineArbitrary,
-} from '../../shared/testing/assessment-lines.ts';
+} from '../testing/assessment-lines.ts';
 import { runScoreCommand } from './score.ts';
 
 /** A writable stream that keeps what it is given. */

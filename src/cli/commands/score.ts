@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ResultJsonWriter, score } from '../../engine/index.ts';
-import { readAssessmentInput } from '../../shared/assessment-input-reader.ts';
+import { score } from '../../engine/index.ts';
+import { readAssessmentInput } from '../score-input-reader.ts';
+import { ResultJsonWriter } from '../score-result-json.ts';
 import type { AssessmentInput } from '../../shared/assessment-input.ts';
 import { assessmentInputSchema, formatInputIssues } from '../../shared/assessment-input.ts';
 

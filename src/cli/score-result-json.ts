@@ -3,7 +3,7 @@ import type {
   ConditionResult,
   RiskFactorDetail,
   SymptomDetail,
-} from './types.ts';
+} from '../engine/index.ts';
 
 /** Values a writer keeps the JSON of, per key; past this many it forgets them and starts over. */
 const REMEMBERED_VALUES = 4096;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assessmentInputSchema } from './assessment-input.ts';
-import { readAssessmentInput } from './assessment-input-reader.ts';
+import { assessmentInputSchema } from '../shared/assessment-input.ts';
+import { readAssessmentInput } from './score-input-reader.ts';
 import {
   editedLineArbitrary,
   mutatedLineArbitrary,

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssessmentResult, ConditionRules, RuleSet } from './index.ts';
-import { CONDITIONS, ResultJsonWriter, DEFAULT_RULE_SET, score } from './index.ts';
-import { patientArbitrary } from './testing/arbitraries.ts';
+import type { AssessmentResult, ConditionRules, RuleSet } from '../engine/index.ts';
+import { CONDITIONS, DEFAULT_RULE_SET, score } from '../engine/index.ts';
+import { patientArbitrary } from '../engine/testing/arbitraries.ts';
+import { ResultJsonWriter } from './score-result-json.ts';
 
 /** What the writer must write: JSON.stringify of each result, a line each. */
 function expectedText(results: readonly AssessmentResult[]): string {

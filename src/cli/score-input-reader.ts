@@ -9,8 +9,8 @@ import {
   WEIGHT_CHANGES,
 } from '../engine/index.ts';
 import type { SymptomAnswer } from '../engine/index.ts';
-import type { AssessmentInput } from './assessment-input.ts';
-import { DEMOGRAPHIC_RANGES } from './assessment-input.ts';
+import type { AssessmentInput } from '../shared/assessment-input.ts';
+import { DEMOGRAPHIC_RANGES } from '../shared/assessment-input.ts';
 
 type Demographics = NonNullable<AssessmentInput['demographics']>;
 type RiskFactors = NonNullable<AssessmentInput['riskFactors']>;
