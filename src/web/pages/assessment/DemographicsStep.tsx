@@ -4,8 +4,8 @@ import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
 import type { Patient } from '../../../shared/api/patients.ts';
 import { bmiNote } from '../../components/assessment/display.ts';
 import { formatBmi } from '../../../shared/display.ts';
+import { DEMOGRAPHIC_RANGES } from '../../../shared/assessment-input.ts';
 import {
-  demographicLimits,
   type DemographicField,
   type DemographicsForm,
   type ParsedDemographics,
@@ -92,14 +92,14 @@ export function DemographicsStep({
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <NumberInput
           label="Age"
-          description={`Whole years, ${demographicLimits.age.min} to ${demographicLimits.age.max}`}
+          description={`Whole years, ${DEMOGRAPHIC_RANGES.age.min} to ${DEMOGRAPHIC_RANGES.age.max}`}
           required
           value={form.age}
           onChange={(value) => setText('age', value)}
           onBlur={() => visit('age')}
           error={messageFor('age')}
-          min={demographicLimits.age.min}
-          max={demographicLimits.age.max}
+          min={DEMOGRAPHIC_RANGES.age.min}
+          max={DEMOGRAPHIC_RANGES.age.max}
           allowDecimal={false}
           allowNegative={false}
           clampBehavior="none"
@@ -124,14 +124,14 @@ export function DemographicsStep({
         </Radio.Group>
         <NumberInput
           label="Height (cm)"
-          description={`${demographicLimits.height.min} to ${demographicLimits.height.max} cm`}
+          description={`${DEMOGRAPHIC_RANGES.height.min} to ${DEMOGRAPHIC_RANGES.height.max} cm`}
           required
           value={form.height}
           onChange={(value) => setText('height', value)}
           onBlur={() => visit('height')}
           error={messageFor('height')}
-          min={demographicLimits.height.min}
-          max={demographicLimits.height.max}
+          min={DEMOGRAPHIC_RANGES.height.min}
+          max={DEMOGRAPHIC_RANGES.height.max}
           step={0.1}
           decimalScale={1}
           allowNegative={false}
@@ -140,14 +140,14 @@ export function DemographicsStep({
         />
         <NumberInput
           label="Weight (kg)"
-          description={`${demographicLimits.weight.min} to ${demographicLimits.weight.max} kg`}
+          description={`${DEMOGRAPHIC_RANGES.weight.min} to ${DEMOGRAPHIC_RANGES.weight.max} kg`}
           required
           value={form.weight}
           onChange={(value) => setText('weight', value)}
           onBlur={() => visit('weight')}
           error={messageFor('weight')}
-          min={demographicLimits.weight.min}
-          max={demographicLimits.weight.max}
+          min={DEMOGRAPHIC_RANGES.weight.min}
+          max={DEMOGRAPHIC_RANGES.weight.max}
           step={0.1}
           decimalScale={1}
           allowNegative={false}

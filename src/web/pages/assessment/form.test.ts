@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Assessment } from '../../../shared/api/assessments.ts';
+import { assessmentInputSchema } from '../../../shared/assessment-input.ts';
 import {
   anyManagementRecorded,
   anySymptomRecorded,
@@ -63,6 +64,25 @@ describe('parseDemographics (spec 5)', () => {
     expect(parseDemographics({ ...filled, height: '50', weight: '500' }).problems).toEqual({});
     expect(parseDemographics({ ...filled, height: '172.5' }).values.height).toBe(172.5);
   });
+
+  it.each([
+    ['age', ['-1', '0', '120', '121']],
+    ['height', ['49.9', '50', '250', '250.1']],
+    ['weight', ['0.9', '1', '500', '500.1']],
+  ] as const)(
+    'takes a %s at its bounds and refuses one beyond, as the server does',
+    (field, typed) => {
+      const wizardTakes = typed.map(
+        (text) => parseDemographics({ ...filled, [field]: text }).values[field] !== undefined,
+      );
+      const serverTakes = typed.map(
+        (text) =>
+          assessmentInputSchema.safeParse({ demographics: { [field]: Number(text) } }).success,
+      );
+      expect(wizardTakes).toEqual([false, true, true, false]);
+      expect(serverTakes).toEqual(wizardTakes);
+    },
+  );
 
   it('leaves an invalid value out, as if unanswered, and flags it as invalid', () => {
     const parsed = parseDemographics({ ...filled, weight: '600' });

@@ -1,4 +1,5 @@
 import type { Assessment, AssessmentBody } from '../../../shared/api/assessments.ts';
+import { DEMOGRAPHIC_RANGES } from '../../../shared/assessment-input.ts';
 import type { PatientReference } from '../../../shared/api/patients.ts';
 import type {
   Condition,
@@ -78,13 +79,6 @@ export const emptyForm: AssessmentForm = {
   notes: '',
 };
 
-/** Limits of spec section 5. */
-export const demographicLimits = {
-  age: { min: 0, max: 120 },
-  height: { min: 50, max: 250 },
-  weight: { min: 1, max: 500 },
-} as const;
-
 const oneDecimal = /^\d+(\.\d)?$/;
 const wholeNumber = /^\d+$/;
 
@@ -101,7 +95,7 @@ function parseAge(text: string): { value?: number; problem?: FieldProblem } {
   if (trimmed === '') return { problem: missing('Age is required') };
   if (!wholeNumber.test(trimmed)) return { problem: invalid('Age must be a whole number') };
   const age = Number(trimmed);
-  const { min, max } = demographicLimits.age;
+  const { min, max } = DEMOGRAPHIC_RANGES.age;
   if (age < min || age > max) return { problem: invalid(`Age must be between ${min} and ${max}`) };
   // 0 is a valid answer for scoring, but the wizard asks for more before step 2 (spec 4).
   if (age === 0) return { value: age, problem: invalid('Age must be greater than 0') };
@@ -129,8 +123,8 @@ function parseMeasure(
 /** The valid demographic values and a message for every field that is missing or invalid. */
 export function parseDemographics(form: DemographicsForm): ParsedDemographics {
   const age = parseAge(form.age);
-  const height = parseMeasure(form.height, 'Height', 'cm', demographicLimits.height);
-  const weight = parseMeasure(form.weight, 'Weight', 'kg', demographicLimits.weight);
+  const height = parseMeasure(form.height, 'Height', 'cm', DEMOGRAPHIC_RANGES.height);
+  const weight = parseMeasure(form.weight, 'Weight', 'kg', DEMOGRAPHIC_RANGES.weight);
   const values: { -readonly [K in keyof Demographics]: Demographics[K] } = {};
   const problems: ParsedDemographics['problems'] = {};
   if (age.value !== undefined) values.age = age.value;
