@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { measureExtractionThroughput } from './benchmark.ts';
-import { CORPUS, type CorpusNote } from './corpus.ts';
+import { CORPUS, type CorpusNote } from './fixtures/corpus.ts';
 import { extractCodes } from './extract.ts';
 import { BASE_CONFIDENCE } from './patterns.ts';
 import { CODE_TYPES, type CodeMatch, type CodeType } from './types.ts';
