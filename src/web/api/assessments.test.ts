@@ -5,8 +5,6 @@ import {
   staleVersionMessage,
   type Assessment,
   type AssessmentBody,
-  type AssessmentList,
-  type AssessmentSummary,
 } from '../../shared/api/assessments.ts';
 import { saveNewAssessment, signOffAssessment } from './assessments.ts';
 import { answer, failureOf, planFetch } from './planned-fetch.ts';
@@ -49,35 +47,6 @@ function assessmentOf(fields: Partial<Assessment> = {}): Assessment {
   });
 }
 
-function summaryOf(assessment: Assessment): AssessmentSummary {
-  return {
-    id: assessment.id,
-    code: assessment.code,
-    version: assessment.version,
-    age: assessment.demographics.age ?? null,
-    gender: assessment.demographics.gender ?? null,
-    bmi: assessment.demographics.bmi,
-    assessmentComplete: assessment.assessmentComplete,
-    totalScore: assessment.totalScore,
-    signedOff: assessment.signedOff,
-    signedOffAt: assessment.signedOffAt,
-    signedOffBy: assessment.signedOffBy,
-    createdAt: assessment.createdAt,
-    updatedAt: assessment.updatedAt,
-    patientId: null,
-    patientNumber: null,
-  };
-}
-
-function listOf(...assessments: Assessment[]): AssessmentList {
-  return {
-    items: assessments.map(summaryOf),
-    total: assessments.length,
-    overallTotal: 40,
-    nextCursor: null,
-  };
-}
-
 const codeTaken = () =>
   answer(409, {
     error: {
@@ -98,9 +67,9 @@ function sentJson(init: RequestInit | undefined): unknown {
   return JSON.parse(init.body);
 }
 
+/** The refused create, then the stored record the 409 names: no search for it. */
 const lookup = [
   { url: '/api/assessments', method: 'POST' },
-  { url: `/api/assessments?q=${code}`, method: 'GET' },
   { url: `/api/assessments/${storedId}`, method: 'GET' },
 ];
 
@@ -124,19 +93,14 @@ describe('saveNewAssessment', () => {
       notes: 'Second attempt',
       updatedAt: '2026-11-22T09:05:00.000Z',
     });
-    const fetchMock = planFetch(
-      codeTaken(),
-      answer(200, listOf(stored)),
-      answer(200, stored),
-      answer(200, updated),
-    );
+    const fetchMock = planFetch(codeTaken(), answer(200, stored), answer(200, updated));
 
     await expect(saveNewAssessment(body, creator)).resolves.toEqual(updated);
     expect(requestsOf(fetchMock)).toEqual([
       ...lookup,
       { url: `/api/assessments/${storedId}`, method: 'PUT' },
     ]);
-    const put = fetchMock.mock.calls[3]?.[1];
+    const put = fetchMock.mock.calls[2]?.[1];
     expect(put?.headers).toMatchObject({ 'if-match': '"1"' });
     expect(sentJson(put)).toEqual(body);
   });
@@ -145,59 +109,58 @@ describe('saveNewAssessment', () => {
     const patient = { id: 'p-1', number: 'MRN-77', name: 'Sipho Dlamini' };
     const stored = assessmentOf({ patient });
     const updated = assessmentOf({ version: 2, patient, notes: 'Second attempt' });
-    const fetchMock = planFetch(
-      codeTaken(),
-      answer(200, listOf(stored)),
-      answer(200, stored),
-      answer(200, updated),
-    );
+    const fetchMock = planFetch(codeTaken(), answer(200, stored), answer(200, updated));
     const withNewPatient = { ...body, newPatient: { number: 'mrn-77', name: 'Sipho Dlamini' } };
 
     await expect(saveNewAssessment(withNewPatient, creator)).resolves.toEqual(updated);
     expect(sentJson(fetchMock.mock.calls[0]?.[1])).toEqual(withNewPatient);
-    expect(sentJson(fetchMock.mock.calls[3]?.[1])).toEqual({ ...body, patientId: 'p-1' });
+    expect(sentJson(fetchMock.mock.calls[2]?.[1])).toEqual({ ...body, patientId: 'p-1' });
   });
 
   it('keeps a new patient whose number the stored save does not have', async () => {
     const stored = assessmentOf({ patient: { id: 'p-1', number: 'MRN-7', name: null } });
     const fetchMock = planFetch(
       codeTaken(),
-      answer(200, listOf(stored)),
       answer(200, stored),
       answer(200, assessmentOf({ version: 2 })),
     );
     const withNewPatient = { ...body, newPatient: { number: 'MRN-77' } };
 
     await saveNewAssessment(withNewPatient, creator);
-    expect(sentJson(fetchMock.mock.calls[3]?.[1])).toEqual(withNewPatient);
+    expect(sentJson(fetchMock.mock.calls[2]?.[1])).toEqual(withNewPatient);
   });
 
   it.each([
     ['someone else created it', { createdBy: 'Dr Ben' }],
     ['its creator is unknown', { createdBy: null }],
     ['it was changed since', { version: 2 }],
+    // An administrator sees a deleted record; its deletion changed the version too.
+    ['it is deleted', { deletedAt: '2026-11-22T09:03:00.000Z' }],
   ])('rethrows the 409 without updating when %s', async (_case, fields) => {
     const stored = assessmentOf(fields);
-    const fetchMock = planFetch(codeTaken(), answer(200, listOf(stored)), answer(200, stored));
+    const fetchMock = planFetch(codeTaken(), answer(200, stored));
 
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
     expect(requestsOf(fetchMock)).toEqual(lookup);
   });
 
-  it.each([
-    ['finds nothing', listOf()],
-    // A search word can match more than the code; only the exact code is the stored record.
-    [
-      'finds only another code',
-      listOf(assessmentOf({ id: 'other-id', code: 'ASS-MHX3K2QZ-7F2B' })),
-    ],
-  ])('rethrows the 409 when the search %s', async (_case, list) => {
-    const fetchMock = planFetch(codeTaken(), answer(200, list));
+  it('rethrows the 409 when the record it names cannot be read (deleted, to this user)', async () => {
+    const fetchMock = planFetch(
+      codeTaken(),
+      answer(404, { error: { code: 'not_found', message: 'Assessment not found.' } }),
+    );
 
     const error = await failureOf(saveNewAssessment(body, creator));
     expect(error).toMatchObject({ status: 409, code: 'conflict', field: 'code' });
-    expect(requestsOf(fetchMock)).toEqual(lookup.slice(0, 2));
+    expect(requestsOf(fetchMock)).toEqual(lookup);
+  });
+
+  it('rethrows a failure to read the record it names as that failure', async () => {
+    planFetch(codeTaken(), answer(500, { error: { code: 'internal', message: 'Broken.' } }));
+
+    const error = await failureOf(saveNewAssessment(body, creator));
+    expect(error).toMatchObject({ status: 500, code: 'internal' });
   });
 
   it.each<[number, { code: string; message: string; field?: string }]>([
@@ -205,6 +168,7 @@ describe('saveNewAssessment', () => {
     [500, { code: 'internal', message: 'Something went wrong.' }],
     [409, { code: 'signed_off', message: 'Cannot update signed-off assessment' }],
     [409, { code: 'conflict', message: 'Taken.', field: 'username' }],
+    [409, { code: 'conflict', message: 'Taken, by a record not named.', field: 'code' }],
   ])('rethrows a %i %o without looking further', async (status, envelope) => {
     const fetchMock = planFetch(answer(status, { error: envelope }));
 

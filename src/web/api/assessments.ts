@@ -1,5 +1,4 @@
 import {
-  assessmentListSchema,
   assessmentSchema,
   type Assessment,
   type AssessmentBody,
@@ -51,19 +50,11 @@ export function signOffAssessment(id: string, version: number): Promise<Assessme
   });
 }
 
-/** The id of the live assessment with this code, found through the history search. */
-async function findAssessmentIdByCode(code: string): Promise<string | null> {
-  const { items } = await apiRequest('/api/assessments', {
-    query: { q: code },
-    schema: assessmentListSchema,
-  });
-  return items.find((item) => item.code === code)?.id ?? null;
-}
-
 /**
  * The first save of a new assessment. When an earlier attempt was stored but its answer never
- * arrived, and the content has changed since, the server refuses the code (409); the stored record
- * is then updated instead, but only when this user created it and nobody has changed it since
+ * arrived, and the content has changed since, the server refuses the code (409) naming the stored
+ * record (`existingId`, which the server always sends with it); that record is then updated
+ * instead, but only when this user created it, it is live and nobody has changed it since
  * (version 1), so that no one else's work is overwritten.
  */
 export async function saveNewAssessment(
@@ -75,11 +66,25 @@ export async function saveNewAssessment(
     return await createAssessment(body);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 409 && error.field === 'code')) throw error;
-    const existingId = await findAssessmentIdByCode(body.code);
-    if (existingId === null) throw error;
-    const existing = await getAssessment(existingId);
-    if (existing.createdBy !== creatorName || existing.version !== 1) throw error;
+    if (error.existingId === undefined) throw error;
+    const existing = await storedFirstSave(error.existingId, error);
+    if (
+      existing.createdBy !== creatorName ||
+      existing.version !== 1 ||
+      existing.deletedAt !== null
+    ) {
+      throw error;
+    }
     return updateAssessment(existing.id, existing.version, withPatientMade(body, existing));
+  }
+}
+
+/** The record a refused first save names; one this user may not see (deleted) keeps the 409. */
+async function storedFirstSave(id: string, refusal: ApiError): Promise<Assessment> {
+  try {
+    return await getAssessment(id);
+  } catch (error) {
+    throw error instanceof ApiError && error.status === 404 ? refusal : error;
   }
 }
 

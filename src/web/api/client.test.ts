@@ -36,6 +36,20 @@ describe('responseError', () => {
     });
   });
 
+  it('carries the id of the record a 409 names, and none when the envelope has none', async () => {
+    const existingId = 'a6f1c2de-0000-4000-8000-000000000001';
+    const taken = await responseError(
+      answer(409, {
+        error: { code: 'conflict', message: 'Taken.', field: 'code', existingId },
+      }),
+    );
+    expect(taken).toMatchObject({ status: 409, code: 'conflict', field: 'code', existingId });
+    const signedOff = await responseError(
+      answer(409, { error: { code: 'signed_off', message: 'Signed off.' } }),
+    );
+    expect(signedOff.existingId).toBeUndefined();
+  });
+
   it('turns a body that is not an envelope into the friendly unexpected message', async () => {
     expect(
       await responseError(new Response('<html>Bad gateway</html>', { status: 502 })),

@@ -5,18 +5,29 @@ import { friendlyMessages } from '../../shared/texts.ts';
 /** The server's error codes, plus `network` when no answer came back at all. */
 export type ApiErrorCode = ErrorCode | 'network';
 
-/** A failed call: the status (0 when the network failed), the server's code, message and field. */
+/**
+ * A failed call: the status (0 when the network failed), the server's code, message and field, and
+ * with a 409 for a taken code or number the id of the record that has it.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
   readonly field: string | undefined;
+  readonly existingId: string | undefined;
 
-  constructor(status: number, code: ApiErrorCode, message: string, field?: string) {
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    field?: string,
+    existingId?: string,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.field = field;
+    this.existingId = existingId;
   }
 }
 
@@ -67,8 +78,8 @@ export async function responseError(
   if (!envelope.success) {
     return new ApiError(response.status, 'internal', friendlyMessages.unexpected);
   }
-  const { code, message, field } = envelope.data.error;
-  return new ApiError(response.status, code, message, field);
+  const { code, message, field, existingId } = envelope.data.error;
+  return new ApiError(response.status, code, message, field, existingId);
 }
 
 export interface RequestOptions {
