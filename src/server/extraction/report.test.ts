@@ -104,4 +104,14 @@ describe('extractionCsv', () => {
       expect(extractionCsv(result).split('\r\n')[1]).toMatch(new RegExp(`,'\\${start}cmd$`));
     }
   });
+
+  it('writes a cell with a leading =, a comma, a quote and a newline as one quoted, inert cell', () => {
+    const result = sampleResult();
+    const [first] = result.matches;
+    result.matches = [{ ...first!, context: '=SUM(A1:A9),"total"\nnext line' }];
+    expect(extractionCsv(result).split('\r\n')[1]).toBe(
+      'E11.9,ICD-10,high,passed,assessment_note,42,ASS-LTSGK4W0-3M8P,,,' +
+        `"'=SUM(A1:A9),""total""\nnext line"`,
+    );
+  });
 });

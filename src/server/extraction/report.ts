@@ -1,4 +1,5 @@
 /** The two downloads of an extraction: a plain-text report and a CSV of the matches. */
+import { csvRow } from '../csv.ts';
 import { BASE_CONFIDENCE } from './patterns.ts';
 import { CODE_TYPES, type ExtractionResult, type MatchSource } from './types.ts';
 
@@ -71,14 +72,6 @@ export function extractionReportText(result: ExtractionResult, generatedAtIso: s
   return lines.join('\n');
 }
 
-/** Spreadsheet formula injection: a cell starting with these is prefixed with a quote. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvCell(value: string): string {
-  const neutralised = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(neutralised) ? `"${neutralised.replaceAll('"', '""')}"` : neutralised;
-}
-
 const CSV_HEADER = [
   'code',
   'type',
@@ -92,7 +85,7 @@ const CSV_HEADER = [
   'context',
 ];
 
-/** RFC 4180: CRLF line ends, quoted where needed. */
+/** RFC 4180 with formula-looking cells made inert, as every CSV download writes its cells. */
 export function extractionCsv(result: ExtractionResult): string {
   const rows = result.matches.map((match) => [
     match.code,
@@ -101,10 +94,10 @@ export function extractionCsv(result: ExtractionResult): string {
     match.check,
     match.source.kind,
     match.source.assessmentId,
-    match.source.assessmentCode ?? '',
-    match.source.reviewId ?? '',
-    match.source.condition ?? '',
+    match.source.assessmentCode,
+    match.source.reviewId,
+    match.source.condition,
     match.context,
   ]);
-  return [CSV_HEADER, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  return [CSV_HEADER, ...rows].map(csvRow).join('');
 }
