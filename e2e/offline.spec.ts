@@ -174,3 +174,38 @@ test('a session that ends offline keeps the outbox for the same user only', asyn
   await expect(page.getByText('An assessment saved offline was uploaded.')).toBeVisible();
   expect(await serverCopies(context, code)).toBe(1);
 });
+
+test('signing out offline shows the gate at once, keeps the outbox, and ends the server session when back', async ({
+  page,
+  context,
+}) => {
+  await signInAsNurse(page);
+  await waitForOfflineReady(page);
+  await context.setOffline(true);
+  const code = await completeCase1(page);
+  await page.getByRole('button', { name: 'Save Assessment' }).click();
+  await expect(waitingList(page).getByText(code)).toBeVisible();
+
+  // The confirmation still names what waits; signing out needs no server.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assessments are waiting to upload' });
+  await expect(dialog.getByText(code)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Sign out anyway' }).click();
+  await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
+  await expect(page.getByText('Sign out failed')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/offline-signed-out.png', fullPage: true });
+  // A reload offline stays at the gate: the device does not sign the user back in.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
+
+  // Back online, the server's session ends by itself, and a reload does not sign in again.
+  await context.setOffline(false);
+  await expect.poll(async () => (await context.request.get('/api/session')).status()).toBe(401);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Secure Access Required' })).toBeVisible();
+
+  // The same user, signed in again, sends what waited.
+  await signIn(page, nurse.username, nurse.password);
+  await expect(page.getByText('An assessment saved offline was uploaded.')).toBeVisible();
+  expect(await serverCopies(context, code)).toBe(1);
+});

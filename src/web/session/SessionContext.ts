@@ -10,7 +10,10 @@ export interface SessionContextValue {
   signIn: (username: string, password: string) => Promise<'signedIn' | 'secondFactor'>;
   /** The second step: resolves once signed in; rejects with an ApiError (401 for a wrong code). */
   answerSecondFactor: (code: string) => Promise<void>;
-  /** Ends the session on the server, then shows the gate; rejects when the server was not reached. */
+  /**
+   * Ends the session on the server, then shows the gate; without a network it ends it on this
+   * device at once and on the server when it is reached. Rejects when the server refuses.
+   */
   signOut: () => Promise<void>;
 }
 

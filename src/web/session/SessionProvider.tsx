@@ -12,6 +12,12 @@ import { createSession, deleteSession, getSession, sendSecondFactorCode } from '
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
+import {
+  clearServerSignOutPending,
+  endPendingServerSession,
+  markServerSignOutPending,
+  serverSignOutPending,
+} from './pendingSignOut.ts';
 import { SessionContext, type SessionContextValue } from './SessionContext.ts';
 import { noticeForFailedCheck, sessionReducer } from './sessionState.ts';
 
@@ -26,6 +32,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(sessionReducer, { status: 'checking' });
 
   useEffect(() => {
+    if (serverSignOutPending()) {
+      // Signed out offline: the cookie may still be good, but this device stays signed out.
+      void endPendingServerSession();
+      dispatch({ type: 'signedOut', notice: null });
+      return;
+    }
     const controller = new AbortController();
     const flagWasSet = readAuthFlag();
     getSession(controller.signal).then(
@@ -55,6 +67,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, []);
 
+  // The server's half of a sign-out made offline is sent as soon as there is a connection.
+  useEffect(() => {
+    const send = () => void endPendingServerSession();
+    window.addEventListener('online', send);
+    return () => window.removeEventListener('online', send);
+  }, []);
+
   useEffect(
     () =>
       onSignedOut(() => {
@@ -66,6 +85,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const signedIn = useCallback((user: SessionUser) => {
+    clearServerSignOutPending();
     setAuthFlag();
     keepUser(user);
     dispatch({ type: 'signedIn', user });
@@ -73,6 +93,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (username: string, password: string) => {
+      // An owed DELETE sent after the new cookie was set would end the new session instead.
+      await endPendingServerSession();
       const [outcome] = await Promise.allSettled([
         createSession(username, password),
         delay(minimumCheckMs),
@@ -101,8 +123,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       await deleteSession();
     } catch (error) {
-      // A 401 means the session had already ended, which is what signing out wants.
-      if (!(error instanceof ApiError && error.status === 401)) throw error;
+      // Without a network the device signs out now and the server's session ends when it is
+      // reached; a 401 means the session had already ended, which is what signing out wants.
+      if (error instanceof ApiError && error.code === 'network') markServerSignOutPending();
+      else if (!(error instanceof ApiError && error.status === 401)) throw error;
     }
     clearAuthFlag();
     forgetUser();
