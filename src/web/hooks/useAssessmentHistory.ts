@@ -1,69 +1,79 @@
-import { startTransition, useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { listAssessments, type HistoryFilter } from '../api/history.ts';
 import { errorMessage } from '../forms.ts';
-import {
-  historyReducer,
-  initialHistoryState,
-  listingFailureMessage,
-} from '../pages/dashboard/historyState.ts';
+import { historyState, listingFailureMessage } from '../pages/dashboard/historyState.ts';
+import { queryKeys } from './serverState.ts';
 
 /**
- * The assessment history for a filter, 20 rows a page. A new filter aborts every request made for
- * the previous one, so answers never arrive out of order.
+ * The assessment history for a filter, 20 rows a page, through TanStack Query: each filter's
+ * pages are kept under their own key (the cursor is the pages' parameter), a network or server
+ * failure is tried once more, and a request waits while the browser is offline.
  */
 export function useAssessmentHistory(filter: HistoryFilter) {
-  const [state, dispatch] = useReducer(historyReducer, initialHistoryState);
-  const [attempt, setAttempt] = useState(0);
-  const moreRequest = useRef<AbortController | null>(null);
   const { q, from, to } = filter;
+  const queryKey = queryKeys.history({ q, from, to });
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => listAssessments({ q, from, to }, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+  const queryClient = useQueryClient();
+  const pausedMeta = queryClient.getQueryState(queryKey)?.fetchMeta;
+  const paused =
+    query.fetchStatus !== 'paused'
+      ? null
+      : pausedMeta?.fetchMore?.direction === 'forward'
+        ? ('more' as const)
+        : ('first' as const);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    moreRequest.current?.abort();
-    dispatch({ type: 'requested' });
-    listAssessments({ q, from, to }, undefined, controller.signal).then(
-      (page) => {
-        // A page of rows is a large render: in slices, typing in the search stays responsive.
-        if (!controller.signal.aborted) startTransition(() => dispatch({ type: 'loaded', page }));
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        dispatch({ type: 'failed', message: listingFailureMessage(errorMessage(error)) });
-      },
-    );
-    return () => controller.abort();
-  }, [q, from, to, attempt]);
+  // Dismissing hides the failure on show, until the next request fails.
+  const failureAt = paused !== null ? -1 : query.errorUpdatedAt;
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const { data, isFetching, isFetchingNextPage, error, isFetchNextPageError } = query;
+  const state = useMemo(
+    () =>
+      historyState({
+        pages: data?.pages,
+        fetching: isFetching && !isFetchingNextPage,
+        fetchingMore: isFetchingNextPage,
+        paused,
+        error:
+          error === null
+            ? null
+            : { message: listingFailureMessage(errorMessage(error)), more: isFetchNextPageError },
+        dismissed: dismissedAt === failureAt,
+      }),
+    [
+      data,
+      isFetching,
+      isFetchingNextPage,
+      paused,
+      error,
+      isFetchNextPageError,
+      dismissedAt,
+      failureAt,
+    ],
+  );
 
-  useEffect(() => () => moreRequest.current?.abort(), []);
-
-  const { nextCursor, loadingMore } = state;
+  const { hasNextPage, fetchNextPage, refetch } = query;
   const loadMore = useCallback(() => {
-    if (nextCursor === null || loadingMore) return;
-    const controller = new AbortController();
-    moreRequest.current = controller;
-    dispatch({ type: 'moreRequested' });
-    listAssessments({ q, from, to }, nextCursor, controller.signal).then(
-      (page) => {
-        if (!controller.signal.aborted) dispatch({ type: 'moreLoaded', page });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        dispatch({ type: 'moreFailed', message: listingFailureMessage(errorMessage(error)) });
-      },
-    );
-  }, [q, from, to, nextCursor, loadingMore]);
+    if (!hasNextPage || isFetchingNextPage) return;
+    void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const failedDuring = state.failure?.during;
   /** Repeats whichever request failed: the first page or the next one. */
   const retry = useCallback(() => {
-    if (failedDuring === 'more') loadMore();
-    else setAttempt((n) => n + 1);
-  }, [failedDuring, loadMore]);
+    setDismissedAt(null);
+    if (failedDuring === 'more') void fetchNextPage();
+    else void refetch();
+  }, [failedDuring, fetchNextPage, refetch]);
 
-  const dismissError = useCallback(() => dispatch({ type: 'dismissed' }), []);
-  const removeRow = useCallback((id: string) => dispatch({ type: 'removed', id }), []);
-  /** Asks for the first page again, as it is now; the rows stay on screen until it arrives. */
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const dismissError = useCallback(() => setDismissedAt(failureAt), [failureAt]);
 
-  return { state, loadMore, retry, dismissError, removeRow, reload };
+  // A page of rows is a large render: deferred, typing in the search stays responsive.
+  return { state: useDeferredValue(state), loadMore, retry, dismissError };
 }

@@ -3,6 +3,7 @@ import type { Population } from '../../shared/api/population.ts';
 import { getPopulation, type HistoryFilter } from '../api/history.ts';
 import { friendlyMessageFor } from '../components/errors/friendlyMessage.ts';
 import { offlineTexts } from '../offline/texts.ts';
+import { queryKeys } from './serverState.ts';
 
 export interface PopulationLoad {
   /** The latest counts; kept on screen while the next filter's counts load. */
@@ -13,12 +14,12 @@ export interface PopulationLoad {
 
 /**
  * The population panel's counts for the history's filter, through TanStack Query: the cache,
- * the retry and the pause while offline come from it; `revision` reloads after a change.
+ * the retry and the pause while offline come from it; a change elsewhere invalidates it.
  */
-export function usePopulation(filter: HistoryFilter, revision: number): PopulationLoad {
+export function usePopulation(filter: HistoryFilter): PopulationLoad {
   const { q, from, to } = filter;
   const query = useQuery({
-    queryKey: ['population', { q, from, to }, revision],
+    queryKey: queryKeys.population({ q, from, to }),
     queryFn: ({ signal }) => getPopulation({ q, from, to }, signal),
     placeholderData: keepPreviousData,
   });

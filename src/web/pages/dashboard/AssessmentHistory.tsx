@@ -13,14 +13,14 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import type { AssessmentSummary } from '../../../shared/api/assessments.ts';
 import type { SessionUser } from '../../../shared/api/session.ts';
 import { can } from '../../../shared/permissions.ts';
-import { ApiError } from '../../api/client.ts';
-import { deleteAssessment } from '../../api/history.ts';
 import { DateRangeForm } from '../../components/DateRangeForm.tsx';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { errorMessage } from '../../forms.ts';
+import { useDeleteAssessment } from '../../hooks/useAssessment.ts';
 import { useAssessmentHistory } from '../../hooks/useAssessmentHistory.ts';
 import {
   bulkReportFailureMessage,
@@ -29,6 +29,7 @@ import {
 import { useErrorBanner } from '../../hooks/useErrorBanner.ts';
 import { useModalTarget } from '../../hooks/useModalTarget.ts';
 import { usePopulation } from '../../hooks/usePopulation.ts';
+import { assessmentListsChanged } from '../../hooks/serverState.ts';
 import { useOutbox } from '../../offline/OutboxContext.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { useOnline } from '../../offline/useOnline.ts';
@@ -93,9 +94,10 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
   const [dateFormKey, setDateFormKey] = useState(0);
   const filter = useMemo(() => historyFilter(debouncedSearch, dates), [debouncedSearch, dates]);
 
-  const { state, loadMore, retry, dismissError, removeRow, reload } = useAssessmentHistory(filter);
-  const [populationRevision, setPopulationRevision] = useState(0);
-  const population = usePopulation(filter, populationRevision);
+  const { state, loadMore, retry, dismissError } = useAssessmentHistory(filter);
+  const population = usePopulation(filter);
+  const deleteAssessment = useDeleteAssessment();
+  const queryClient = useQueryClient();
   const deleteDialog = useModalTarget<AssessmentSummary>();
   const [deletingIds, setDeletingIds] = useState<ReadonlySet<string>>(new Set());
 
@@ -105,9 +107,8 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
   const online = useOnline();
   useEffect(() => {
     if (uploads === 0) return;
-    reload();
-    setPopulationRevision((n) => n + 1);
-  }, [uploads, reload]);
+    void assessmentListsChanged(queryClient);
+  }, [uploads, queryClient]);
   const filtersApplied = dates.from !== '' || dates.to !== '';
 
   function clearSearch() {
@@ -121,17 +122,12 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
     setDeletingIds((ids) => new Set(ids).add(row.id));
     try {
       // The delete names the version the row shows, so that it never removes someone's newer work.
-      await deleteAssessment(row.id, row.version);
-      removeRow(row.id);
-      setPopulationRevision((n) => n + 1);
+      await deleteAssessment.mutateAsync({ id: row.id, version: row.version });
       notifications.show({ color: 'green', message: `Assessment ${row.code ?? row.id} deleted.` });
     } catch (error) {
+      // A 412 (someone changed it since the list was loaded) deleted nothing; the hook reads the
+      // lists again to show it as it is now.
       notifications.show({ color: 'red', title: 'Delete failed', message: errorMessage(error) });
-      if (error instanceof ApiError && error.status === 412) {
-        // Someone else changed it since the list was loaded: nothing was deleted; show it as it is now.
-        reload();
-        setPopulationRevision((n) => n + 1);
-      }
     } finally {
       setDeletingIds((ids) => {
         const next = new Set(ids);

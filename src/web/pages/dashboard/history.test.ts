@@ -10,10 +10,10 @@ import {
   totalScoreText,
 } from './historyFormat.ts';
 import {
-  historyReducer,
+  historyState,
   historyView,
-  initialHistoryState,
   listingFailureMessage,
+  type HistoryQuery,
   type HistoryState,
 } from './historyState.ts';
 
@@ -47,71 +47,71 @@ function page(ids: string[], total: number, overallTotal: number, next: string |
   } satisfies AssessmentList;
 }
 
-function run(...events: Parameters<typeof historyReducer>[1][]): HistoryState {
-  return events.reduce(historyReducer, initialHistoryState);
+const settled: HistoryQuery = {
+  pages: undefined,
+  fetching: false,
+  fetchingMore: false,
+  paused: null,
+  error: null,
+  dismissed: false,
+};
+
+function state(query: Partial<HistoryQuery>): HistoryState {
+  return historyState({ ...settled, ...query });
 }
 
 describe('the history state', () => {
-  it('shows loading, then the list with its totals', () => {
-    expect(historyView(initialHistoryState)).toBe('loading');
-    const state = run({ type: 'loaded', page: page(['a', 'b'], 2, 5) });
-    expect(historyView(state)).toBe('list');
-    expect(state).toMatchObject({ total: 2, overallTotal: 5, nextCursor: null });
+  it('shows loading, then the list with the totals of the latest page', () => {
+    expect(historyView(state({ fetching: true }))).toBe('loading');
+    const loaded = state({ pages: [page(['a', 'b'], 2, 5)] });
+    expect(historyView(loaded)).toBe('list');
+    expect(loaded).toMatchObject({ status: 'ready', total: 2, overallTotal: 5, nextCursor: null });
   });
 
   it('tells an empty database from a search that matches nothing', () => {
-    expect(historyView(run({ type: 'loaded', page: page([], 0, 0) }))).toBe('empty');
-    expect(historyView(run({ type: 'loaded', page: page([], 0, 3) }))).toBe('filteredEmpty');
+    expect(historyView(state({ pages: [page([], 0, 0)] }))).toBe('empty');
+    expect(historyView(state({ pages: [page([], 0, 3)] }))).toBe('filteredEmpty');
   });
 
-  it('keeps the rows on screen while a new search loads, then replaces them', () => {
-    const searching = run({ type: 'loaded', page: page(['a', 'b'], 2, 2) }, { type: 'requested' });
+  it("keeps the rows on screen while a new search loads (the query's previous pages)", () => {
+    const searching = state({ pages: [page(['a', 'b'], 2, 2)], fetching: true });
     expect(historyView(searching)).toBe('list');
     expect(searching.status).toBe('loading');
-    const answered = historyReducer(searching, { type: 'loaded', page: page(['b'], 1, 2) });
-    expect(answered.items.map((i) => i.id)).toEqual(['b']);
   });
 
-  it('appends the next page and its cursor', () => {
-    const state = run(
-      { type: 'loaded', page: page(['a', 'b'], 3, 3, 'c1') },
-      { type: 'moreRequested' },
-    );
-    expect(state.loadingMore).toBe(true);
-    const more = historyReducer(state, { type: 'moreLoaded', page: page(['c'], 3, 3) });
-    expect(more.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
-    expect(more).toMatchObject({ nextCursor: null, loadingMore: false });
+  it('joins the pages in order and takes the next cursor from the last', () => {
+    const more = state({ pages: [page(['a', 'b'], 3, 3, 'c1')], fetchingMore: true });
+    expect(more).toMatchObject({ loadingMore: true, status: 'ready', nextCursor: 'c1' });
+    const joined = state({ pages: [page(['a', 'b'], 3, 3, 'c1'), page(['c'], 3, 3)] });
+    expect(joined.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+    expect(joined).toMatchObject({ nextCursor: null, loadingMore: false });
   });
 
-  it('shows a failed listing as the error panel until dismissed', () => {
-    const failed = run({ type: 'failed', message: 'Network connection issue.' });
+  it('shows a failed listing as the error panel, without stale rows, until dismissed', () => {
+    const error = { message: 'Database error: Network connection issue.', more: false };
+    const failed = state({ pages: [page(['a'], 1, 1)], error });
     expect(historyView(failed)).toBe('error');
-    expect(failed.failure).toEqual({ message: 'Network connection issue.', during: 'first' });
-    expect(historyView(historyReducer(failed, { type: 'dismissed' }))).toBe('nothing');
-    expect(historyView(historyReducer(failed, { type: 'requested' }))).toBe('loading');
+    expect(failed.items).toEqual([]);
+    expect(failed.failure).toEqual({ message: error.message, during: 'first' });
+    expect(historyView(state({ error, dismissed: true }))).toBe('nothing');
+    // Trying again shows the request, not the failure it repeats.
+    expect(historyView(state({ error, fetching: true }))).toBe('loading');
   });
 
   it('keeps the loaded rows when loading more fails', () => {
-    const state = run(
-      { type: 'loaded', page: page(['a'], 2, 2, 'c1') },
-      { type: 'moreRequested' },
-      { type: 'moreFailed', message: 'offline' },
-    );
-    expect(historyView(state)).toBe('list');
-    expect(state.failure).toEqual({ message: 'offline', during: 'more' });
-    expect(state.items).toHaveLength(1);
+    const failed = state({ pages: [page(['a'], 2, 2, 'c1')], error: { message: 'x', more: true } });
+    expect(historyView(failed)).toBe('list');
+    expect(failed.failure).toEqual({ message: 'x', during: 'more' });
+    expect(failed.items).toHaveLength(1);
   });
 
-  it('removes a deleted row and counts it out of both totals', () => {
-    const state = run(
-      { type: 'loaded', page: page(['a', 'b'], 2, 4) },
-      { type: 'removed', id: 'a' },
-    );
-    expect(state.items.map((i) => i.id)).toEqual(['b']);
-    expect(state).toMatchObject({ total: 1, overallTotal: 3 });
-    expect(historyReducer(state, { type: 'removed', id: 'zzz' })).toBe(state);
-    const emptied = historyReducer(state, { type: 'removed', id: 'b' });
-    expect(historyView(emptied)).toBe('filteredEmpty');
+  it('says the list waits for the connection when the query is paused offline', () => {
+    const offline = state({ pages: [page(['a'], 2, 2, 'c1')], paused: 'first' });
+    expect(historyView(offline)).toBe('error');
+    expect(offline.failure?.during).toBe('first');
+    const moreOffline = state({ pages: [page(['a'], 2, 2, 'c1')], paused: 'more' });
+    expect(historyView(moreOffline)).toBe('list');
+    expect(moreOffline.failure?.during).toBe('more');
   });
 
   it('words a listing failure as the spec does', () => {

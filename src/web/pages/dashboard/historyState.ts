@@ -1,9 +1,10 @@
 import type { AssessmentList, AssessmentSummary } from '../../../shared/api/assessments.ts';
+import { friendlyMessages } from '../../../shared/texts.ts';
 
 /**
- * The history's data as pages arrive. A new search keeps the rows on screen until its answer
- * replaces them, so typing does not make the list flash. Stale answers never reach the reducer:
- * the hook aborts the request they belong to.
+ * The history's data as the query holds it. A new search keeps the rows on screen until its answer
+ * replaces them, so typing does not make the list flash; answers are kept per search, so a late
+ * one never shows under another search.
  */
 export interface HistoryState {
   status: 'loading' | 'ready' | 'failed';
@@ -18,70 +19,41 @@ export interface HistoryState {
   failure: { message: string; during: 'first' | 'more' } | null;
 }
 
-export type HistoryEvent =
-  | { type: 'requested' }
-  | { type: 'loaded'; page: AssessmentList }
-  | { type: 'failed'; message: string }
-  | { type: 'moreRequested' }
-  | { type: 'moreLoaded'; page: AssessmentList }
-  | { type: 'moreFailed'; message: string }
-  | { type: 'dismissed' }
-  | { type: 'removed'; id: string };
+/** What the state is read from: the infinite query's pages and fetch status. */
+export interface HistoryQuery {
+  pages: readonly AssessmentList[] | undefined;
+  /** The first page (or every loaded page, when refreshed) is being read. */
+  fetching: boolean;
+  fetchingMore: boolean;
+  /** Which request waits for the network to return before it can ask, if one does. */
+  paused: 'first' | 'more' | null;
+  /** The last request's failure, worded for the user, and whether it was the next page's. */
+  error: { message: string; more: boolean } | null;
+  /** The user dismissed the failure on show. */
+  dismissed: boolean;
+}
 
-export const initialHistoryState: HistoryState = {
-  status: 'loading',
-  items: [],
-  total: 0,
-  overallTotal: 0,
-  nextCursor: null,
-  loadingMore: false,
-  failure: null,
-};
-
-export function historyReducer(state: HistoryState, event: HistoryEvent): HistoryState {
-  switch (event.type) {
-    case 'requested':
-      return { ...state, status: 'loading', loadingMore: false, failure: null };
-    case 'loaded':
-      return {
-        status: 'ready',
-        items: event.page.items,
-        total: event.page.total,
-        overallTotal: event.page.overallTotal,
-        nextCursor: event.page.nextCursor,
-        loadingMore: false,
-        failure: null,
-      };
-    case 'failed':
-      return {
-        ...initialHistoryState,
-        status: 'failed',
-        failure: { message: event.message, during: 'first' },
-      };
-    case 'moreRequested':
-      return { ...state, loadingMore: true, failure: null };
-    case 'moreLoaded':
-      return {
-        ...state,
-        items: [...state.items, ...event.page.items],
-        total: event.page.total,
-        overallTotal: event.page.overallTotal,
-        nextCursor: event.page.nextCursor,
-        loadingMore: false,
-      };
-    case 'moreFailed':
-      return { ...state, loadingMore: false, failure: { message: event.message, during: 'more' } };
-    case 'dismissed':
-      return { ...state, failure: null };
-    case 'removed':
-      if (!state.items.some((item) => item.id === event.id)) return state;
-      return {
-        ...state,
-        items: state.items.filter((item) => item.id !== event.id),
-        total: Math.max(0, state.total - 1),
-        overallTotal: Math.max(0, state.overallTotal - 1),
-      };
-  }
+export function historyState(query: HistoryQuery): HistoryState {
+  const pages = query.pages ?? [];
+  const last = pages.at(-1);
+  const failure: HistoryState['failure'] =
+    query.paused !== null
+      ? // Offline: the panel says so (in its offline words) in place of the list or the next rows.
+        { message: listingFailureMessage(friendlyMessages.network), during: query.paused }
+      : query.error !== null && !query.fetching && !query.fetchingMore
+        ? { message: query.error.message, during: query.error.more ? 'more' : 'first' }
+        : null;
+  const firstFailed = failure?.during === 'first';
+  return {
+    status: firstFailed ? 'failed' : query.fetching ? 'loading' : 'ready',
+    // A failed first page shows no rows: what is on screen may no longer be so.
+    items: firstFailed ? [] : pages.flatMap((page) => page.items),
+    total: firstFailed ? 0 : (last?.total ?? 0),
+    overallTotal: firstFailed ? 0 : (last?.overallTotal ?? 0),
+    nextCursor: firstFailed ? null : (last?.nextCursor ?? null),
+    loadingMore: query.fetchingMore,
+    failure: query.dismissed ? null : failure,
+  };
 }
 
 /** Which of the spec's history states to show (section 4: loading, error, empty, filtered-empty, list). */
