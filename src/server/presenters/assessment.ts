@@ -1,7 +1,6 @@
 import type { AssessmentResult } from '../../engine/index.ts';
 import type { Assessment, AssessmentSummary } from '../../shared/api/assessments.ts';
 import type { StoredAssessment, SummaryRow } from '../db/repositories/assessments.ts';
-import { bool } from '../db/repositories/executor.ts';
 import type { PatientInput } from '../services/assessment-records.ts';
 import { presentPatientReference, presentTimelineEntry } from './patient.ts';
 
@@ -22,9 +21,9 @@ export function presentAssessment(
     management: input.management,
     notes: assessment.notes,
     results,
-    assessmentComplete: bool(assessment.assessment_complete),
+    assessmentComplete: assessment.assessment_complete,
     totalScore: assessment.total_score,
-    signedOff: bool(assessment.signed_off),
+    signedOff: assessment.signed_off,
     signedOffAt: assessment.signed_off_at,
     signedOffBy: assessment.signed_off_by,
     createdAt: assessment.created_at,
@@ -46,9 +45,9 @@ export function presentSummary(row: SummaryRow): AssessmentSummary {
     age: row.age,
     gender: row.gender,
     bmi: row.bmi,
-    assessmentComplete: bool(row.assessment_complete),
+    assessmentComplete: row.assessment_complete,
     totalScore: row.total_score,
-    signedOff: bool(row.signed_off),
+    signedOff: row.signed_off,
     signedOffAt: row.signed_off_at,
     signedOffBy: row.signed_off_by,
     createdAt: row.created_at,

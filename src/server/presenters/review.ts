@@ -9,7 +9,6 @@ import {
 import { cohensKappa } from '../../shared/kappa.ts';
 import type { AgreementCountSum } from '../db/repositories/kept-counts.ts';
 import type { DisagreementRow, ReviewRow } from '../db/repositories/reviews.ts';
-import { bool } from '../db/repositories/executor.ts';
 
 /** A review as the API shows it; an assessment nobody has reviewed yet shows the defaults. */
 export function presentReview(assessmentId: string, rows: readonly ReviewRow[]): Review {
@@ -17,14 +16,14 @@ export function presentReview(assessmentId: string, rows: readonly ReviewRow[]):
   const first = rows[0];
   return {
     assessmentId,
-    locked: rows.some((row) => bool(row.locked)),
+    locked: rows.some((row) => row.locked),
     reviewedBy: first?.reviewed_by ?? null,
     reviewedAt: first?.created_at ?? null,
     reviews: completeReviews(
       rows.map((row) => ({
         condition: row.condition,
-        decided: bool(row.decided),
-        agreed: bool(row.agreed),
+        decided: row.decided,
+        agreed: row.agreed,
         comments: row.comments,
         doctorStatus: row.doctor_status,
       })),

@@ -5,7 +5,6 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { exportQuerySchema, ReportSection } from '../../shared/api/exports.ts';
 import type { AppContext } from '../context.ts';
 import { csvCell, csvRow } from '../csv.ts';
-import { bool } from '../db/repositories/executor.ts';
 import {
   csvResultColumns,
   exportsRepository,
@@ -158,9 +157,9 @@ function csvLine({ assessment: a, results }: CsvRecord): string {
   let line =
     `${csvCell(a.id)},${csvCell(a.assessment_code)},${csvCell(a.created_at)},${csvCell(a.updated_at)},` +
     `${csvCell(a.age)},${csvCell(a.gender)},${csvCell(a.height)},${csvCell(a.weight)},${csvCell(figure(a.bmi, 1))},` +
-    `${csvCell(bool(a.assessment_complete))},${csvCell(bool(a.signed_off))},` +
+    `${csvCell(a.assessment_complete)},${csvCell(a.signed_off)},` +
     `${csvCell(a.signed_off_at)},${csvCell(a.signed_off_by)},${csvCell(figure(a.total_score, 4))},` +
-    `${csvCell(a.notes)},${csvCell(bool(a.review_locked))}`;
+    `${csvCell(a.notes)},${csvCell(a.review_locked)}`;
   for (const condition of CONDITIONS) {
     const result = results.find((r) => r[0] === condition);
     for (let index = 1; index <= csvResultColumns.length; index++) {
@@ -228,7 +227,7 @@ function basicDataSection(record: ExportRecord, timeZone: string): ReportSection
       `Age: ${patient.age ?? 'Not recorded'}`,
       `Gender: ${patient.gender ?? 'Not recorded'}`,
       `BMI: ${formatBmi(patient.bmi)}`,
-      `Status: ${bool(assessment.assessment_complete) ? 'Complete' : 'Incomplete'}`,
+      `Status: ${assessment.assessment_complete ? 'Complete' : 'Incomplete'}`,
       signOffLine(assessment.signed_off_by, assessment.signed_off_at, timeZone),
       `Total score: ${formatScore(assessment.total_score)}`,
     ],
@@ -240,13 +239,13 @@ function reportReview(record: ExportRecord): ReportReview {
   // Every save writes all rows at once, so any row names the reviewer and the time.
   const first = record.reviews[0];
   return {
-    locked: record.reviews.some((review) => bool(review.locked)),
+    locked: record.reviews.some((review) => review.locked),
     reviewedBy: first?.reviewed_by ?? null,
     reviewedAt: first?.created_at ?? null,
     reviews: record.reviews.map((review) => ({
       condition: review.condition,
-      decided: bool(review.decided),
-      agreed: bool(review.agreed),
+      decided: review.decided,
+      agreed: review.agreed,
       comments: review.comments,
       doctorStatus: review.doctor_status,
     })),

@@ -194,12 +194,12 @@ describe('FHIR resources of an assessment', () => {
     const reviews: ConditionReview[] = [
       {
         condition: 'DM2',
-        agreed: 1,
+        agreed: true,
         comments: 'Agree; order HbA1c.',
         reviewed_by: 'Dee',
-        locked: 1,
+        locked: true,
       },
-      { condition: 'TB', agreed: 0, comments: '   ', reviewed_by: 'Dee', locked: 1 },
+      { condition: 'TB', agreed: false, comments: '   ', reviewed_by: 'Dee', locked: true },
     ];
     const resources = assessmentResources(assessmentOf(everyStatus), reviews, bundleReference);
     expect(riskOf(resources, '44054006')?.note).toEqual([

@@ -19,7 +19,6 @@ import type {
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { assessmentsRepository } from '../db/repositories/assessments.ts';
-import { bool } from '../db/repositories/executor.ts';
 import {
   ruleSetImpactRepository,
   type ImpactAssessment,
@@ -121,7 +120,7 @@ class ConditionTally {
    * while the status is the stored one, and is left out of the version's figures otherwise.
    */
   reviewed(review: LockedReviewRow, stored: RiskStatus, next: RiskStatus): void {
-    const agreed = bool(review.agreed);
+    const { agreed } = review;
     const doctorStatus = agreed ? stored : review.doctor_status;
     this.stored.count(agreed, stored, doctorStatus);
     if (doctorStatus !== null) this.new.count(next === doctorStatus, next, doctorStatus);

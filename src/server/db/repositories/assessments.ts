@@ -8,7 +8,7 @@ import type {
   RiskFactorsTable,
   SymptomsTable,
 } from '../schema.ts';
-import type { Executor } from './executor.ts';
+import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 import {
   patientRecordsRepository,
   searchWords,
@@ -16,19 +16,41 @@ import {
   type TimelineRow,
 } from './patient-records.ts';
 
-export type AssessmentRow = Selectable<AssessmentsTable>;
+// The rows as the repositories return them and the services write them: booleans as booleans
+// on both engines (SQLite answers 0 or 1).
+export type AssessmentRow = WithBooleans<Selectable<AssessmentsTable>>;
 export type PatientRow = Selectable<PatientsTable>;
-export type SymptomRow = Selectable<SymptomsTable>;
-export type RiskFactorsRow = Selectable<RiskFactorsTable>;
-export type ManagementRow = Selectable<ManagementTable>;
+export type SymptomRow = WithBooleans<Selectable<SymptomsTable>>;
+export type RiskFactorsRow = WithBooleans<Selectable<RiskFactorsTable>>;
+export type ManagementRow = WithBooleans<Selectable<ManagementTable>>;
 export type ResultRow = Selectable<ResultsTable>;
 
-/** The rows of one assessment that hang off it and are replaced together on every save. */
+/** The boolean columns of an assessment, which readBooleans reads in place. */
+export const assessmentBooleanColumns = [
+  'assessment_complete',
+  'signed_off',
+  'review_locked',
+] as const;
+
+/** The boolean columns of an assessment's risk factors. */
+export const riskFactorBooleanColumns = [
+  'smoking',
+  'family_history_dm2',
+  'family_history_asthma',
+  'family_history_hypertension',
+  'family_history_hyperlipidaemia',
+  'household_tb_exposure',
+] as const;
+
+/**
+ * The rows of one assessment that hang off it and are replaced together on every save, written
+ * and read back in the same shape.
+ */
 export interface AssessmentChildren {
-  symptoms: Insertable<SymptomsTable>[];
-  riskFactors: Insertable<RiskFactorsTable>;
-  management: Insertable<ManagementTable>[];
-  results: Insertable<ResultsTable>[];
+  symptoms: SymptomRow[];
+  riskFactors: RiskFactorsRow;
+  management: ManagementRow[];
+  results: ResultRow[];
 }
 
 export interface StoredAssessment {
@@ -285,8 +307,13 @@ export const assessmentsRepository = {
     }
   },
 
-  findAssessment(db: Executor, id: string): Promise<AssessmentRow | undefined> {
-    return db.selectFrom('assessments').selectAll().where('id', '=', id).executeTakeFirst();
+  async findAssessment(db: Executor, id: string): Promise<AssessmentRow | undefined> {
+    const row = await db
+      .selectFrom('assessments')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : readBooleans(row, assessmentBooleanColumns);
   },
 
   findIdByCode(db: Executor, code: string): Promise<{ id: string } | undefined> {
@@ -334,9 +361,10 @@ export const assessmentsRepository = {
     return {
       assessment,
       patient,
-      symptoms,
-      riskFactors,
-      management,
+      symptoms: symptoms.map((row) => readBooleans(row, ['present'])),
+      riskFactors:
+        riskFactors === undefined ? undefined : readBooleans(riskFactors, riskFactorBooleanColumns),
+      management: management.map((row) => readBooleans(row, ['diagnosed'])),
       results,
       createdByName: creator?.display_name ?? null,
       patientRecord: record,
@@ -344,7 +372,7 @@ export const assessmentsRepository = {
     };
   },
 
-  list(
+  async list(
     db: Executor,
     engine: DatabaseEngine,
     filter: AssessmentFilter,
@@ -365,7 +393,7 @@ export const assessmentsRepository = {
         ]),
       );
     }
-    return query
+    const rows = await query
       .select([
         'assessments.id',
         'assessments.assessment_code',
@@ -387,6 +415,7 @@ export const assessmentsRepository = {
       .orderBy('assessments.id', 'desc')
       .limit(limit)
       .execute();
+    return rows.map((row) => readBooleans(row, ['assessment_complete', 'signed_off']));
   },
 
   /**

@@ -1,23 +1,24 @@
-import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
-import type { DoctorReviewsTable } from '../schema.ts';
 import {
+  assessmentBooleanColumns,
   filteredAssessments,
   type AssessmentFilter,
   type AssessmentRow,
   type Cursor,
+  type ManagementRow,
   type PatientRow,
   type ResultRow,
   type StoredAssessment,
+  type SymptomRow,
 } from './assessments.ts';
-import type { Executor } from './executor.ts';
+import { bool, readBooleans, type Executor } from './executor.ts';
 import type { PatientRecordRow } from './patient-records.ts';
+import type { ReviewRow } from './reviews.ts';
 
 /** What an export shows of a doctor review: the comments per condition and the lock. */
 export type ConditionReview = Pick<
-  Selectable<DoctorReviewsTable>,
+  ReviewRow,
   'condition' | 'agreed' | 'comments' | 'reviewed_by' | 'locked'
 >;
 
@@ -26,7 +27,7 @@ export type ConditionReview = Pick<
  * (decided), the status they would give, and when the review was saved.
  */
 export type ExportReview = ConditionReview &
-  Pick<Selectable<DoctorReviewsTable>, 'decided' | 'doctor_status' | 'created_at'>;
+  Pick<ReviewRow, 'decided' | 'doctor_status' | 'created_at'>;
 
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
@@ -72,7 +73,7 @@ export interface CsvAssessment
       | 'notes'
     >,
     Pick<PatientRow, 'age' | 'gender' | 'height' | 'weight' | 'bmi'> {
-  review_locked: SqlBool;
+  review_locked: boolean;
 }
 
 /** The stored figures of a result that the CSV shows, in the order of its columns. */
@@ -109,8 +110,32 @@ function jsonRows<T>(column: T[]): T[] {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 }
 
-function jsonArrayFrom(engine: DatabaseEngine): typeof sqliteJsonArrayFrom {
-  return engine === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+/**
+ * An assessment's rows of a child table as one JSON array of objects keyed by column, its
+ * boolean columns JSON booleans on both engines: SQLite keeps booleans as 0 and 1, and its json()
+ * marks text as JSON only where the object is built (Kysely's jsonArrayFrom builds it over a
+ * subquery, which reads a true as the text "true"), so the objects are built here, in one
+ * statement over the table.
+ */
+function childRowsJson<Row>(
+  engine: DatabaseEngine,
+  table: 'symptoms' | 'management' | 'results' | 'doctor_reviews',
+  columns: ReadonlyArray<keyof Row & string>,
+  booleanColumns: ReadonlyArray<keyof Row & string> = [],
+): RawBuilder<Row[]> {
+  const fields = columns.map((column) => {
+    const value = sql.ref(`${table}.${column}`);
+    const json =
+      engine === 'sqlite' && booleanColumns.includes(column)
+        ? sql`case when ${value} then json('true') else json('false') end`
+        : value;
+    return sql`${sql.lit(column)}, ${json}`;
+  });
+  const objects =
+    engine === 'postgres'
+      ? sql`coalesce(json_agg(json_build_object(${sql.join(fields)})), '[]')`
+      : sql`json_group_array(json_object(${sql.join(fields)}))`;
+  return sql`(select ${objects} from ${sql.table(table)} where ${sql.ref(`${table}.assessment_id`)} = assessments.id)`;
 }
 
 /**
@@ -249,7 +274,6 @@ export const exportsRepository = {
     filter: AssessmentFilter,
     options: { markRepeatedPatients?: boolean } = {},
   ): AsyncGenerator<Iterable<ExportRecord>> {
-    const jsonArray = jsonArrayFrom(engine);
     const pages = inPages((after) =>
       assessmentPage(db, engine, filter, after)
         .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
@@ -276,63 +300,52 @@ export const exportsRepository = {
           'risk_factors.family_history_hyperlipidaemia',
           'risk_factors.household_tb_exposure',
         ])
-        .select((eb) => [
-          jsonArray(
-            eb
-              .selectFrom('symptoms')
-              .select([
-                'symptoms.assessment_id',
-                'symptoms.condition',
-                'symptoms.symptom_key',
-                'symptoms.present',
-                'symptoms.severity',
-              ])
-              .whereRef('symptoms.assessment_id', '=', 'assessments.id'),
+        .select([
+          childRowsJson<SymptomRow>(
+            engine,
+            'symptoms',
+            ['assessment_id', 'condition', 'symptom_key', 'present', 'severity'],
+            ['present'],
           ).as('symptoms'),
-          jsonArray(
-            eb
-              .selectFrom('management')
-              .select([
-                'management.assessment_id',
-                'management.condition',
-                'management.diagnosed',
-                'management.last_doctor_visit',
-                'management.prescription_duration',
-              ])
-              .whereRef('management.assessment_id', '=', 'assessments.id'),
+          childRowsJson<ManagementRow>(
+            engine,
+            'management',
+            [
+              'assessment_id',
+              'condition',
+              'diagnosed',
+              'last_doctor_visit',
+              'prescription_duration',
+            ],
+            ['diagnosed'],
           ).as('management'),
-          jsonArray(
-            eb
-              .selectFrom('results')
-              .select([
-                'results.assessment_id',
-                'results.condition',
-                'results.total_score',
-                'results.factor_count',
-                'results.risk_status',
-                'results.symptom_score',
-                'results.risk_factor_score',
-                'results.management_score',
-                'results.comorbidity_score',
-                'results.threshold',
-                'results.rule_set_version',
-              ])
-              .whereRef('results.assessment_id', '=', 'assessments.id'),
-          ).as('results'),
-          jsonArray(
-            eb
-              .selectFrom('doctor_reviews')
-              .select([
-                'doctor_reviews.condition',
-                'doctor_reviews.decided',
-                'doctor_reviews.agreed',
-                'doctor_reviews.doctor_status',
-                'doctor_reviews.comments',
-                'doctor_reviews.reviewed_by',
-                'doctor_reviews.created_at',
-                'doctor_reviews.locked',
-              ])
-              .whereRef('doctor_reviews.assessment_id', '=', 'assessments.id'),
+          childRowsJson<ResultRow>(engine, 'results', [
+            'assessment_id',
+            'condition',
+            'total_score',
+            'factor_count',
+            'risk_status',
+            'symptom_score',
+            'risk_factor_score',
+            'management_score',
+            'comorbidity_score',
+            'threshold',
+            'rule_set_version',
+          ]).as('results'),
+          childRowsJson<ExportReview>(
+            engine,
+            'doctor_reviews',
+            [
+              'condition',
+              'decided',
+              'agreed',
+              'doctor_status',
+              'comments',
+              'reviewed_by',
+              'created_at',
+              'locked',
+            ],
+            ['decided', 'agreed', 'locked'],
           ).as('reviews'),
         ])
         .execute(),
@@ -387,7 +400,7 @@ export const exportsRepository = {
           ...assessment
         } = row;
         return {
-          assessment,
+          assessment: readBooleans(assessment, assessmentBooleanColumns),
           patient: {
             id: assessment.patient_id,
             age,
@@ -402,12 +415,12 @@ export const exportsRepository = {
               ? undefined
               : {
                   assessment_id: risk_factors_assessment_id,
-                  smoking,
-                  family_history_dm2,
-                  family_history_asthma,
-                  family_history_hypertension,
-                  family_history_hyperlipidaemia,
-                  household_tb_exposure,
+                  smoking: bool(smoking),
+                  family_history_dm2: bool(family_history_dm2),
+                  family_history_asthma: bool(family_history_asthma),
+                  family_history_hypertension: bool(family_history_hypertension),
+                  family_history_hyperlipidaemia: bool(family_history_hyperlipidaemia),
+                  household_tb_exposure: bool(household_tb_exposure),
                 },
           symptoms: jsonRows(symptoms),
           management: jsonRows(management),
@@ -477,7 +490,10 @@ export const exportsRepository = {
         .execute(),
     );
     for await (const rows of pages) {
-      yield lazily(rows, (row) => ({ assessment: row, results: jsonRows(row.results) }));
+      yield lazily(rows, (row) => ({
+        assessment: readBooleans(row, ['assessment_complete', 'signed_off', 'review_locked']),
+        results: jsonRows(row.results),
+      }));
     }
   },
 
@@ -506,12 +522,13 @@ export const exportsRepository = {
   },
 
   /** The doctor reviews of one assessment, by condition. */
-  reviews(db: Executor, assessmentId: string): Promise<ConditionReview[]> {
-    return db
+  async reviews(db: Executor, assessmentId: string): Promise<ConditionReview[]> {
+    const rows = await db
       .selectFrom('doctor_reviews')
       .select(['condition', 'agreed', 'comments', 'reviewed_by', 'locked'])
       .where('assessment_id', '=', assessmentId)
       .orderBy('condition')
       .execute();
+    return rows.map((row) => readBooleans(row, ['agreed', 'locked']));
   },
 };

@@ -1,9 +1,12 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import type { AssessmentsTable, DoctorReviewsTable, ResultsTable } from '../schema.ts';
-import type { Executor } from './executor.ts';
+import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
-export type ReviewRow = Selectable<DoctorReviewsTable>;
+export type ReviewRow = WithBooleans<Selectable<DoctorReviewsTable>>;
+
+/** The boolean columns of a review row, which readBooleans reads in place. */
+export const reviewBooleanColumns = ['agreed', 'locked', 'decided'] as const;
 export type ReviewedAssessment = Pick<Selectable<AssessmentsTable>, 'id' | 'deleted_at'>;
 
 /** A disagreeing review's comment, when it was made, and the two statuses. */
@@ -37,13 +40,14 @@ export const reviewsRepository = {
     return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   },
 
-  list(db: Executor, assessmentId: string): Promise<ReviewRow[]> {
-    return db
+  async list(db: Executor, assessmentId: string): Promise<ReviewRow[]> {
+    const rows = await db
       .selectFrom('doctor_reviews')
       .selectAll()
       .where('assessment_id', '=', assessmentId)
       .orderBy('condition')
       .execute();
+    return rows.map((row) => readBooleans(row, reviewBooleanColumns));
   },
 
   async isLocked(db: Executor, assessmentId: string): Promise<boolean> {

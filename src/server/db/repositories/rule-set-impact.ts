@@ -1,22 +1,20 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
-import type { DoctorReviewsTable } from '../schema.ts';
-import type {
-  AssessmentFilter,
-  ManagementRow,
-  PatientRow,
-  ResultRow,
-  RiskFactorsRow,
-  SymptomRow,
+import {
+  riskFactorBooleanColumns,
+  type AssessmentFilter,
+  type ManagementRow,
+  type PatientRow,
+  type ResultRow,
+  type RiskFactorsRow,
+  type SymptomRow,
 } from './assessments.ts';
-import type { Executor } from './executor.ts';
+import { bool, readBooleans, type Executor } from './executor.ts';
 import { assessmentPage, inPages } from './exports.ts';
+import type { ReviewRow } from './reviews.ts';
 
 /** A decided row of a finalized doctor review: what the doctor chose for one condition. */
-export type LockedReviewRow = Pick<
-  Selectable<DoctorReviewsTable>,
-  'condition' | 'agreed' | 'doctor_status'
->;
+export type LockedReviewRow = Pick<ReviewRow, 'condition' | 'agreed' | 'doctor_status'>;
 
 /** One live assessment as the impact analysis reads it: the answers that score, and its review. */
 export interface ImpactAssessment {
@@ -156,20 +154,21 @@ export const ruleSetImpactRepository = {
           .groupBy('assessment_id')
           .execute(),
       );
-      const riskFactors = new Map(
+      const riskFactors = new Map<string, RiskFactorsRow>(
         (await db.selectFrom('risk_factors').selectAll().where(ofPage).execute()).map((row) => [
           row.assessment_id,
-          row,
+          readBooleans(row, riskFactorBooleanColumns),
         ]),
       );
       const reviews = new Map<string, LockedReviewRow[]>();
-      for (const { assessment_id, ...review } of await db
+      for (const { assessment_id, condition, agreed, doctor_status } of await db
         .selectFrom('doctor_reviews')
         .select(['assessment_id', 'condition', 'agreed', 'doctor_status'])
         .where(ofPage)
         .where('locked', '=', true)
         .where('decided', '=', true)
         .execute()) {
+        const review: LockedReviewRow = { condition, agreed: bool(agreed), doctor_status };
         const ofAssessment = reviews.get(assessment_id);
         if (ofAssessment === undefined) reviews.set(assessment_id, [review]);
         else ofAssessment.push(review);
