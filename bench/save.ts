@@ -13,11 +13,7 @@ import crypto from 'node:crypto';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
 import { generateAssessmentCode, score } from '../src/engine/index.ts';
-import {
-  childRows,
-  searchText,
-  type PatientInput,
-} from '../src/server/services/assessment-records.ts';
+import { newAssessmentRows, type PatientInput } from '../src/server/services/assessment-records.ts';
 import {
   createBenchUser,
   emptyFixture,
@@ -38,49 +34,26 @@ function saveRows(input: PatientInput, notes: string | null, userId: string): Ta
   const now = new Date();
   const at = now.toISOString();
   const id = crypto.randomUUID();
-  const patientId = crypto.randomUUID();
-  const code = generateAssessmentCode(now.getTime(), Math.random);
-  const result = score(input);
-  const children = childRows(id, input, result);
-  const d = input.demographics;
+  const rows = newAssessmentRows({
+    id,
+    patientId: crypto.randomUUID(),
+    input,
+    result: score(input),
+    code: generateAssessmentCode(now.getTime(), Math.random),
+    notes,
+    at,
+    localDate: at.slice(0, 10),
+    createdBy: userId,
+    patientRecordId: null,
+    withRiskRank: true,
+  });
   return [
-    [
-      'patients',
-      [
-        {
-          id: patientId,
-          age: d.age ?? null,
-          gender: d.gender ?? null,
-          height: d.height ?? null,
-          weight: d.weight ?? null,
-          bmi: result.patientBMI,
-          updated_at: at,
-        },
-      ],
-    ],
-    [
-      'assessments',
-      [
-        {
-          id,
-          patient_id: patientId,
-          assessment_code: code,
-          assessment_complete: result.assessmentComplete,
-          total_score: result.totalScore,
-          notes,
-          created_at: at,
-          updated_at: at,
-          created_by: userId,
-          signed_off: false,
-          version: 1,
-          search_text: searchText(id, code, at.slice(0, 10)),
-        },
-      ],
-    ],
-    ['symptoms', children.symptoms],
-    ['risk_factors', [children.riskFactors]],
-    ['management', children.management],
-    ['results', children.results],
+    ['patients', [rows.patient]],
+    ['assessments', [rows.assessment]],
+    ['symptoms', rows.symptoms],
+    ['risk_factors', [rows.riskFactors]],
+    ['management', rows.management],
+    ['results', rows.results],
     [
       'audit_events',
       [

@@ -6,9 +6,13 @@ import {
   type PatientData,
 } from '../../engine/index.ts';
 import type { AssessmentChildren, StoredAssessment } from '../db/repositories/assessments.ts';
-import { bool } from '../db/repositories/executor.ts';
 import type { Insertable } from 'kysely';
-import type { ResultsTable, RiskFactorsTable } from '../db/schema.ts';
+import type {
+  AssessmentsTable,
+  PatientsTable,
+  ResultsTable,
+  RiskFactorsTable,
+} from '../db/schema.ts';
 
 /** The patient data a client sent, after validation: every part present, possibly empty. */
 export interface PatientInput {
@@ -106,15 +110,15 @@ export function storedPatientInput(
     symptoms[row.condition] ??= {};
     (symptoms[row.condition] as AnswerMap)[row.symptom_key] =
       row.severity === null
-        ? { present: bool(row.present) }
-        : { present: bool(row.present), severity: row.severity };
+        ? { present: row.present }
+        : { present: row.present, severity: row.severity };
   }
   const familyHistory =
     riskFactors === undefined
       ? {}
       : withoutNulls(
           Object.fromEntries(
-            FAMILY_HISTORY_CONDITIONS.map((c) => [c, bool(riskFactors[familyHistoryColumns[c]])]),
+            FAMILY_HISTORY_CONDITIONS.map((c) => [c, riskFactors[familyHistoryColumns[c]]]),
           ) as Record<(typeof FAMILY_HISTORY_CONDITIONS)[number], boolean | null>,
         );
   const management: Partial<
@@ -125,7 +129,7 @@ export function storedPatientInput(
   > = {};
   for (const row of stored.management) {
     management[row.condition as Condition] = {
-      diagnosed: bool(row.diagnosed),
+      diagnosed: row.diagnosed,
       ...withoutNulls({
         lastDoctorVisit: row.last_doctor_visit,
         prescriptionDuration: row.prescription_duration,
@@ -144,8 +148,8 @@ export function storedPatientInput(
         ? {}
         : {
             ...withoutNulls({
-              smoking: bool(riskFactors.smoking),
-              householdTBExposure: bool(riskFactors.household_tb_exposure),
+              smoking: riskFactors.smoking,
+              householdTBExposure: riskFactors.household_tb_exposure,
             }),
             ...(Object.keys(familyHistory).length === 0 ? {} : { familyHistory }),
           },
@@ -178,4 +182,91 @@ export function riskRankOf(
     if (risk_status === 'MAYBE') rank = 1;
   }
   return rank;
+}
+
+/** The measured demographics of an assessment (the spec's `patients` row), but for its id. */
+export function patientRow(
+  input: PatientInput,
+  result: AssessmentResult,
+  at: string,
+): Omit<Insertable<PatientsTable>, 'id'> {
+  const d = input.demographics;
+  return {
+    age: d.age ?? null,
+    gender: d.gender ?? null,
+    height: d.height ?? null,
+    weight: d.weight ?? null,
+    bmi: result.patientBMI,
+    updated_at: at,
+  };
+}
+
+/** What the maker of a new assessment decides; the rest of its rows follows from these. */
+export interface NewAssessment {
+  id: string;
+  patientId: string;
+  input: PatientInput;
+  result: AssessmentResult;
+  code: string;
+  notes: string | null;
+  /** When it is made (created and last updated), and that day in the clinic's time zone. */
+  at: string;
+  localDate: string;
+  /** The id of the user who makes it. */
+  createdBy: string;
+  patientRecordId: string | null;
+  /** The user who signed it off as it was made (the seed's); a save's is not signed off. */
+  signedOffBy?: { id: string; displayName: string } | undefined;
+  /** The id of the user who deleted it as it was made (the seed's). */
+  deletedBy?: string | undefined;
+  /**
+   * Whether the row carries its risk rank (riskRankOf), as a save's does; the seed's bulk inserts
+   * leave it to the results' triggers.
+   */
+  withRiskRank: boolean;
+}
+
+/** The rows of a new assessment, per table. */
+export interface NewAssessmentRows extends AssessmentChildren {
+  patient: Insertable<PatientsTable>;
+  assessment: Insertable<AssessmentsTable>;
+}
+
+/**
+ * The rows a new assessment is written as, by a save, the seed and the save benchmark alike.
+ * Every row of a table names the same columns (null for no value), as the seed's bulk inserts
+ * need.
+ */
+export function newAssessmentRows(made: NewAssessment): NewAssessmentRows {
+  const { id, input, result, at, signedOffBy, deletedBy } = made;
+  const children = childRows(id, input, result);
+  return {
+    patient: { id: made.patientId, ...patientRow(input, result, at) },
+    assessment: {
+      id,
+      ...(made.withRiskRank ? { risk_rank: riskRankOf(children.results) } : {}),
+      patient_id: made.patientId,
+      patient_record_id: made.patientRecordId,
+      assessment_code: made.code,
+      assessment_complete: result.assessmentComplete,
+      total_score: result.totalScore,
+      notes: made.notes,
+      created_at: at,
+      updated_at: at,
+      created_by: made.createdBy,
+      signed_off: signedOffBy !== undefined,
+      signed_off_at: signedOffBy === undefined ? null : at,
+      signed_off_by: signedOffBy?.displayName ?? null,
+      signed_off_by_user_id: signedOffBy?.id ?? null,
+      // A signed-off assessment was saved, then signed off.
+      version: signedOffBy === undefined ? 1 : 2,
+      deleted_at: deletedBy === undefined ? null : at,
+      deleted_by: deletedBy ?? null,
+      search_text: searchText(id, made.code, made.localDate),
+      patient_gender: input.demographics.gender ?? null,
+      patient_age: input.demographics.age ?? null,
+      created_local_date: made.localDate,
+    },
+    ...children,
+  };
 }

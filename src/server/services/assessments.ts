@@ -25,7 +25,7 @@ import {
   type Cursor,
   type StoredAssessment,
 } from '../db/repositories/assessments.ts';
-import { bool, type Executor } from '../db/repositories/executor.ts';
+import type { Executor } from '../db/repositories/executor.ts';
 import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
@@ -35,8 +35,8 @@ import { endOfDayExclusive, localDate, startOfDay } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import {
   childRows,
-  riskRankOf,
-  searchText,
+  newAssessmentRows,
+  patientRow,
   storedPatientInput,
   type PatientInput,
 } from './assessment-records.ts';
@@ -81,18 +81,6 @@ async function loadOrThrow(db: Executor, id: string): Promise<StoredAssessment> 
   return stored;
 }
 
-function patientRow(input: PatientInput, result: AssessmentResult, at: string) {
-  const d = input.demographics;
-  return {
-    age: d.age ?? null,
-    gender: d.gender ?? null,
-    height: d.height ?? null,
-    weight: d.weight ?? null,
-    bmi: result.patientBMI,
-    updated_at: at,
-  };
-}
-
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -106,9 +94,9 @@ function sameContent(stored: StoredAssessment, input: PatientInput, notes: strin
   const rows = childRows(stored.assessment.id, input, score(input));
   const asStored = storedPatientInput({
     patient: { ...stored.patient, ...patientRow(input, score(input), stored.patient.updated_at) },
-    riskFactors: rows.riskFactors as StoredAssessment['riskFactors'],
-    symptoms: rows.symptoms as StoredAssessment['symptoms'],
-    management: rows.management as StoredAssessment['management'],
+    riskFactors: rows.riskFactors,
+    symptoms: rows.symptoms,
+    management: rows.management,
   });
   return (
     canonicalJson(asStored) === canonicalJson(storedPatientInput(stored)) &&
@@ -215,34 +203,25 @@ export async function createAssessment(
       // Scored with the rule set active when the save commits: one indexed read.
       const result = score(input, await activeRuleSet(trx));
       const patientRecordId = await patientRecordFor(context, trx, requester, body);
-      await assessmentsRepository.insertPatient(trx, {
-        id: patientId,
-        ...patientRow(input, result, at),
-      });
-      const children = childRows(id, input, result);
-      await assessmentsRepository.insertAssessment(trx, {
+      const rows = newAssessmentRows({
         id,
-        risk_rank: riskRankOf(children.results),
-        patient_id: patientId,
-        patient_record_id: patientRecordId ?? null,
-        assessment_code: code,
-        assessment_complete: result.assessmentComplete,
-        total_score: result.totalScore,
+        patientId,
+        input,
+        result,
+        code,
         notes,
-        created_at: at,
-        updated_at: at,
-        created_by: requester.user.id,
-        signed_off: false,
-        version: 1,
-        search_text: searchText(id, code, createdLocalDate),
-        patient_gender: input.demographics.gender ?? null,
-        patient_age: input.demographics.age ?? null,
-        created_local_date: createdLocalDate,
+        at,
+        localDate: createdLocalDate,
+        createdBy: requester.user.id,
+        patientRecordId: patientRecordId ?? null,
+        withRiskRank: true,
       });
-      await assessmentsRepository.insertChildren(trx, children);
+      await assessmentsRepository.insertPatient(trx, rows.patient);
+      await assessmentsRepository.insertAssessment(trx, rows.assessment);
+      await assessmentsRepository.insertChildren(trx, rows);
       // A new assessment is live and has no review yet: it counts for its results alone.
       const counts = new KeptCountChanges();
-      for (const row of children.results) {
+      for (const row of rows.results) {
         counts.addPopulation(
           { local_date: createdLocalDate, condition: row.condition, risk_status: row.risk_status },
           1,
@@ -311,7 +290,7 @@ export async function updateAssessment(
     const row = await assessmentsRepository.findAssessment(trx, id);
     if (row === undefined) throw notFound();
     assertLive(row);
-    if (bool(row.signed_off)) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
+    if (row.signed_off) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
     assertVersion(row, expectedVersion);
     if (body.code !== undefined && body.code !== row.assessment_code) {
       throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
@@ -414,7 +393,7 @@ export async function signOffAssessment(
     expectedVersion,
     (row, at) => {
       assertLive(row);
-      if (bool(row.signed_off)) {
+      if (row.signed_off) {
         throw new AppError(409, 'signed_off', 'This assessment is already signed off.');
       }
       return {
@@ -443,7 +422,7 @@ export async function deleteAssessment(
     expectedVersion,
     (row, at) => {
       assertLive(row);
-      if (bool(row.signed_off) && !can(requester.user.role, 'assessment.deleteSignedOff')) {
+      if (row.signed_off && !can(requester.user.role, 'assessment.deleteSignedOff')) {
         throw new AppError(
           403,
           'forbidden',

@@ -18,7 +18,7 @@ import {
 } from '../db/repositories/kept-counts.ts';
 import type { Database } from '../db/schema.ts';
 import { timeOrderedId } from '../ids.ts';
-import { childRows, searchText, type PatientInput } from './assessment-records.ts';
+import { newAssessmentRows, type PatientInput } from './assessment-records.ts';
 import { seedPatients } from './seed-patients.ts';
 
 /** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
@@ -325,43 +325,27 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
       const signedOff = random() < 0.3;
       const deleted = random() < 0.02;
       const notes = random() < 0.6 ? pick(random, noteTemplates)(code) : null;
-      rows.patients.push({
-        id: patientId,
-        age: input.demographics.age ?? null,
-        gender: input.demographics.gender ?? null,
-        height: input.demographics.height ?? null,
-        weight: input.demographics.weight ?? null,
-        bmi: result.patientBMI,
-        updated_at: at,
-      });
-      rows.assessments.push({
+      const made = newAssessmentRows({
         id,
-        patient_id: patientId,
-        patient_record_id: recordId,
-        assessment_code: code,
-        assessment_complete: result.assessmentComplete,
-        total_score: result.totalScore,
+        patientId,
+        input,
+        result,
+        code,
         notes,
-        created_at: at,
-        updated_at: at,
-        created_by: options.user.id,
-        signed_off: signedOff,
-        signed_off_at: signedOff ? at : null,
-        signed_off_by: signedOff ? options.user.displayName : null,
-        signed_off_by_user_id: signedOff ? options.user.id : null,
-        version: signedOff ? 2 : 1,
-        deleted_at: deleted ? at : null,
-        deleted_by: deleted ? options.user.id : null,
-        search_text: searchText(id, code, createdLocalDate),
-        patient_gender: input.demographics.gender ?? null,
-        patient_age: input.demographics.age ?? null,
-        created_local_date: createdLocalDate,
+        at,
+        localDate: createdLocalDate,
+        createdBy: options.user.id,
+        patientRecordId: recordId,
+        signedOffBy: signedOff ? options.user : undefined,
+        deletedBy: deleted ? options.user.id : undefined,
+        withRiskRank: false,
       });
-      const children = childRows(id, input, result);
-      rows.symptoms.push(...children.symptoms);
-      rows.risk_factors.push(children.riskFactors);
-      rows.management.push(...children.management);
-      rows.results.push(...children.results);
+      rows.patients.push(made.patient);
+      rows.assessments.push(made.assessment);
+      rows.symptoms.push(...made.symptoms);
+      rows.risk_factors.push(made.riskFactors);
+      rows.management.push(...made.management);
+      rows.results.push(...made.results);
       if (random() < 0.1) {
         const locked = random() < 0.6;
         for (const condition of CONDITIONS) {
