@@ -15,6 +15,8 @@ describe('configuration', () => {
       publicUrl: undefined,
       followUpDaysHigh: 30,
       followUpDaysModerate: 90,
+      mfaRequiredRoles: ['admin'],
+      mfaGraceDays: 7,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -36,6 +38,11 @@ describe('configuration', () => {
     ['FOLLOW_UP_DAYS_HIGH', '0'],
     ['FOLLOW_UP_DAYS_HIGH', '2.5'],
     ['FOLLOW_UP_DAYS_MODERATE', 'ninety'],
+    ['MFA_REQUIRED_ROLES', 'admin,receptionist'],
+    ['MFA_REQUIRED_ROLES', 'Admin'],
+    ['MFA_GRACE_DAYS', '-1'],
+    ['MFA_GRACE_DAYS', '91'],
+    ['MFA_GRACE_DAYS', '1.5'],
   ])('stops on an invalid %s, naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
@@ -54,5 +61,22 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://clinic.example/triage/' }).publicUrl).toBe(
       'https://clinic.example/triage',
     );
+  });
+
+  it('reads the roles that must use a second factor: a list, or none when empty', () => {
+    expect(loadConfig({ MFA_REQUIRED_ROLES: '' }).mfaRequiredRoles).toEqual([]);
+    expect(loadConfig({ MFA_REQUIRED_ROLES: ' doctor , admin,doctor' }).mfaRequiredRoles).toEqual([
+      'doctor',
+      'admin',
+    ]);
+    expect(loadConfig({ MFA_REQUIRED_ROLES: 'nurse' }).mfaRequiredRoles).toEqual(['nurse']);
+    expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'admin,receptionist' })).toThrow(
+      'MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, or empty for none (got "receptionist")',
+    );
+  });
+
+  it('takes a grace of 0 to 90 whole days', () => {
+    expect(loadConfig({ MFA_GRACE_DAYS: '0' }).mfaGraceDays).toBe(0);
+    expect(loadConfig({ MFA_GRACE_DAYS: '90' }).mfaGraceDays).toBe(90);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { roles, type Role } from '../shared/api/users.ts';
 
 /** Everything the server reads from its environment, parsed once and validated. */
 export interface Config {
@@ -34,6 +35,13 @@ export interface Config {
   followUpDaysModerate: number;
   /** On SIGTERM, how long requests in flight may take before their connections are closed. */
   shutdownTimeoutSeconds: number;
+  /** The roles whose users must sign in with a second factor (after the grace below). */
+  mfaRequiredRoles: readonly Role[];
+  /**
+   * Days a user in a required role may still sign in with a password alone, from the first
+   * sign-in at which the requirement applied to them; 0: they enrol at that sign-in.
+   */
+  mfaGraceDays: number;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +118,23 @@ function metricsTokenOf(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** A comma-separated list of the product's roles; unset is `admin`, the empty string none. */
+function mfaRequiredRolesOf(raw: string | undefined): Role[] {
+  if (raw === undefined) return ['admin'];
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.find((name) => !(roles as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new ConfigError(
+      'MFA_REQUIRED_ROLES',
+      `must be a comma-separated list of ${roles.join(', ')}, or empty for none (got "${unknown}")`,
+    );
+  }
+  return [...new Set(names as Role[])];
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -150,5 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
     followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 0, 3600),
+    mfaRequiredRoles: mfaRequiredRolesOf(env.MFA_REQUIRED_ROLES),
+    mfaGraceDays: integer(env, 'MFA_GRACE_DAYS', 7, 0, 90),
   };
 }

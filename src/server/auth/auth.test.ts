@@ -9,6 +9,9 @@ const minute = 60_000;
 const publicOperations = new Set([
   'POST /api/session',
   'POST /api/session/second-factor',
+  // The steps after the password: the challenge cookie, not a session, says who takes them.
+  'POST /api/session/second-factor/enrolment',
+  'POST /api/session/second-factor/confirmation',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',

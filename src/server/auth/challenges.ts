@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
+import { secondFactorTexts } from '../../shared/api/second-factor.ts';
 import type { AppContext } from '../context.ts';
-import type { Executor } from '../db/repositories/executor.ts';
+import { bool, type Executor } from '../db/repositories/executor.ts';
 import { secondFactorsRepository } from '../db/repositories/second-factors.ts';
+import { usersRepository, type UserRow } from '../db/repositories/users.ts';
+import type { SecondFactorChallengePurpose } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
 import { hashSessionId, newSessionId } from './sessions.ts';
 
 /** The cookie of a sign-in awaiting its second step; it grants nothing but that step. */
@@ -21,8 +25,15 @@ export function challengeHash(challengeId: string): string {
   return hashSessionId(challengeId);
 }
 
-/** Begins the second step of a sign-in; returns the id for the challenge cookie. */
-export async function startChallenge(context: AppContext, userId: string): Promise<string> {
+/**
+ * Begins the step of a sign-in after the password: a code (`code`) or setting up a factor
+ * (`enrolment`); returns the id for the challenge cookie.
+ */
+export async function startChallenge(
+  context: AppContext,
+  userId: string,
+  purpose: SecondFactorChallengePurpose,
+): Promise<string> {
   const challengeId = newSessionId();
   const now = context.now();
   await context.database.transaction(async (trx) => {
@@ -30,14 +41,41 @@ export async function startChallenge(context: AppContext, userId: string): Promi
       trx,
       new Date(now.getTime() - challengeLifetimeMs).toISOString(),
     );
-    await secondFactorsRepository.insertChallenge(
-      trx,
-      challengeHash(challengeId),
-      userId,
-      now.toISOString(),
-    );
+    await secondFactorsRepository.insertChallenge(trx, {
+      id_hash: challengeHash(challengeId),
+      user_id: userId,
+      created_at: now.toISOString(),
+      purpose,
+    });
   });
   return challengeId;
+}
+
+/**
+ * The user a live challenge of the purpose was made for; 401 (the sign-in has expired) when the
+ * cookie names none, it is older than its lifetime, it is of another purpose, or the user has
+ * been disabled since.
+ */
+export async function challengedUser(
+  context: AppContext,
+  challengeId: string | undefined,
+  purpose: SecondFactorChallengePurpose,
+): Promise<UserRow> {
+  const db = context.database.db;
+  const challenge =
+    challengeId === undefined
+      ? undefined
+      : await secondFactorsRepository.findChallenge(db, challengeHash(challengeId));
+  const user =
+    challenge === undefined ||
+    challenge.purpose !== purpose ||
+    context.now().getTime() - Date.parse(challenge.created_at) >= challengeLifetimeMs
+      ? undefined
+      : await usersRepository.findById(db, challenge.user_id);
+  if (user === undefined || bool(user.disabled)) {
+    throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
+  }
+  return user;
 }
 
 /** A random recovery code: about 79 bits, as four groups of four letters and digits. */

@@ -10,7 +10,9 @@ import { loginThrottleRepository } from '../db/repositories/sessions.ts';
 import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { recordAudit } from '../services/audit.ts';
+import type { SecondFactorChallengePurpose } from '../db/schema.ts';
 import { hasSecondFactor, startChallenge } from './challenges.ts';
+import { secondFactorGraceAtSignIn } from './second-factor-requirement.ts';
 import { decoyPasswordHash, verifyPassword } from './passwords.ts';
 import { startSession } from './sessions.ts';
 
@@ -38,10 +40,15 @@ export function loginDelayMs(failuresOfUsername: number): number {
 export interface SignedIn {
   sessionId: string;
   user: SessionUser;
+  /** While the user's role requires a second factor they have not set up: when the grace ends. */
+  secondFactorRequiredBy: string | null;
 }
 
-/** Signed in, or (for a user with a second factor) the id of the challenge awaiting its code. */
-export type LoginResult = SignedIn | { secondFactorChallenge: string };
+/**
+ * Signed in, or the id of the challenge awaiting the next step: a code from a user with a second
+ * factor, or (past the grace of a factor their role requires) setting one up.
+ */
+export type LoginResult = SignedIn | { challengeId: string; purpose: SecondFactorChallengePurpose };
 
 export const throttleKeys = (username: string, address: string) => ({
   usernameAtAddress: `username+address:${username}\n${address}`,
@@ -122,18 +129,23 @@ export async function login(
     await loginThrottleRepository.clear(trx, [keys.usernameAtAddress, keys.username]);
     await loginThrottleRepository.decrement(trx, keys.address);
   });
-  if (await hasSecondFactor(db, user.id)) {
-    const secondFactorChallenge = await startChallenge(context, user.id);
+  const enrolled = await hasSecondFactor(db, user.id);
+  const graceEnd = enrolled
+    ? null
+    : await secondFactorGraceAtSignIn(context, user, attempt.address);
+  if (enrolled || (graceEnd !== null && now >= graceEnd)) {
+    const purpose = enrolled ? 'code' : 'enrolment';
+    const challengeId = await startChallenge(context, user.id, purpose);
     await recordAudit(db, {
       at: now,
       actor: { id: user.id, username: user.username },
-      action: 'second_factor_challenge',
+      action: enrolled ? 'second_factor_challenge' : 'second_factor_enrolment_required',
       target: { type: 'user', id: user.id },
       address: attempt.address,
     });
-    return { secondFactorChallenge };
+    return { challengeId, purpose };
   }
-  return completeSignIn(context, user, attempt.address);
+  return completeSignIn(context, user, attempt.address, graceEnd?.toISOString() ?? null);
 }
 
 /** Starts the session of a user who passed every step of sign-in, and audits the sign-in. */
@@ -141,6 +153,7 @@ export async function completeSignIn(
   context: AppContext,
   user: Pick<UserRow, 'id' | 'username' | 'display_name' | 'role'>,
   address: string,
+  secondFactorRequiredBy: string | null = null,
 ): Promise<SignedIn> {
   const sessionId = await startSession(context, user.id);
   const sessionUser: SessionUser = {
@@ -156,5 +169,5 @@ export async function completeSignIn(
     target: { type: 'user', id: user.id },
     address,
   });
-  return { sessionId, user: sessionUser };
+  return { sessionId, user: sessionUser, secondFactorRequiredBy };
 }

@@ -12,6 +12,9 @@ import { can } from './policy.ts';
 const publicOperations = new Set([
   'POST /api/session',
   'POST /api/session/second-factor',
+  // The steps after the password: the challenge cookie, not a session, says who takes them.
+  'POST /api/session/second-factor/enrolment',
+  'POST /api/session/second-factor/confirmation',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /cds-services',

@@ -172,6 +172,7 @@ function suite(t: () => TestApp) {
     expect(answered.statusCode, answered.body).toBe(200);
     expect(answered.json()).toEqual({
       user: { id: who.userId, username: who.username, displayName: who.username, role: 'admin' },
+      secondFactorRequiredBy: null,
     });
     expect(await sessionOf(cookieOf(answered, 'triage_session'))).toBe(200);
 

@@ -1,13 +1,18 @@
-import { secondFactorTexts } from '../../shared/api/second-factor.ts';
+import {
+  secondFactorTexts,
+  type SecondFactorEnrolment,
+  type SignInEnrolmentConfirmed,
+} from '../../shared/api/second-factor.ts';
 import { tooManyAttemptsMessage } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
-import { bool } from '../db/repositories/executor.ts';
+import type { Executor } from '../db/repositories/executor.ts';
 import { secondFactorsRepository } from '../db/repositories/second-factors.ts';
 import { loginThrottleRepository } from '../db/repositories/sessions.ts';
-import { usersRepository } from '../db/repositories/users.ts';
+import type { UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { recordAudit } from '../services/audit.ts';
-import { challengeHash, challengeLifetimeMs, recoveryCodeHash } from './challenges.ts';
+import { confirmFactor, startEnrolment } from '../services/second-factors.ts';
+import { challengedUser, challengeHash, recoveryCodeHash } from './challenges.ts';
 import {
   completeSignIn,
   maxFailuresPerAddress,
@@ -19,38 +24,16 @@ import {
 import { totpTimeStep } from './totp.ts';
 
 /**
- * The second step of a sign-in: a code from the user's authenticator app, or one of their
- * recovery codes (each works once). Throttled as passwords are (login.ts): each attempt is
- * counted before its code is checked, 5 for one user's second step and 30 for one address (shared
- * with passwords) in 15 minutes, then refused until the window ends.
+ * An attempt at a step after the password, counted before its code is checked as passwords are
+ * (login.ts): 5 for one user's steps and 30 for one address (shared with passwords) in 15
+ * minutes, then refused (429, audited) until the window ends. `accepted` gives the counts back
+ * in the transaction that accepts the code; `refuse` audits a failure and throws.
  */
-export async function answerChallenge(
-  context: AppContext,
-  attempt: { challengeId: string | undefined; code: string; address: string },
-): Promise<SignedIn> {
-  const db = context.database.db;
+async function countAttempt(context: AppContext, user: UserRow, address: string) {
   const now = context.now();
-  const idHash = challengeHash(attempt.challengeId ?? '');
-  const challenge =
-    attempt.challengeId === undefined
-      ? undefined
-      : await secondFactorsRepository.findChallenge(db, idHash);
-  if (
-    challenge === undefined ||
-    now.getTime() - Date.parse(challenge.created_at) >= challengeLifetimeMs
-  ) {
-    throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
-  }
-  const user = await usersRepository.findById(db, challenge.user_id);
-  if (user === undefined || bool(user.disabled)) {
-    throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
-  }
-  const actor = { id: user.id, username: user.username };
-  const target = { type: 'user', id: user.id };
   const userKey = `second-factor:${user.id}`;
-  const addressKey = throttleKeys(user.username, attempt.address).address;
+  const addressKey = throttleKeys(user.username, address).address;
   const windowStartedBy = new Date(now.getTime() - throttleWindowMs).toISOString();
-
   const counts = await context.database.transaction(async (trx) => ({
     user: await loginThrottleRepository.increment(trx, userKey, now.toISOString(), windowStartedBy),
     address: await loginThrottleRepository.increment(
@@ -60,25 +43,47 @@ export async function answerChallenge(
       windowStartedBy,
     ),
   }));
-  const fail = async (message: string, status: 401 | 429) => {
-    await recordAudit(db, {
-      at: now,
-      actor,
-      action: 'second_factor_failed',
-      target,
-      outcome: 'failure',
-      address: attempt.address,
-    });
-    throw new AppError(status, status === 429 ? 'too_many_attempts' : 'unauthenticated', message);
+  const attempt = {
+    async refuse(error: AppError): Promise<never> {
+      await recordAudit(context.database.db, {
+        at: now,
+        actor: { id: user.id, username: user.username },
+        action: 'second_factor_failed',
+        target: { type: 'user', id: user.id },
+        outcome: 'failure',
+        address,
+      });
+      throw error;
+    },
+    async accepted(trx: Executor): Promise<void> {
+      await loginThrottleRepository.clear(trx, [userKey]);
+      await loginThrottleRepository.decrement(trx, addressKey);
+    },
   };
   if (counts.user > maxFailuresPerUsernameAndAddress || counts.address > maxFailuresPerAddress) {
-    return fail(tooManyAttemptsMessage, 429);
+    return attempt.refuse(new AppError(429, 'too_many_attempts', tooManyAttemptsMessage));
   }
+  return attempt;
+}
+
+/**
+ * The second step of a sign-in: a code from the user's authenticator app, or one of their
+ * recovery codes (each works once); throttled by countAttempt.
+ */
+export async function answerChallenge(
+  context: AppContext,
+  attempt: { challengeId: string | undefined; code: string; address: string },
+): Promise<SignedIn> {
+  const db = context.database.db;
+  const now = context.now();
+  const user = await challengedUser(context, attempt.challengeId, 'code');
+  const idHash = challengeHash(attempt.challengeId ?? '');
+  const counted = await countAttempt(context, user, attempt.address);
 
   const code = attempt.code.trim();
   const factor = await secondFactorsRepository.find(db, user.id);
   if (factor === undefined || factor.confirmed_at === null) {
-    return fail(secondFactorTexts.expired, 401);
+    return counted.refuse(new AppError(401, 'unauthenticated', secondFactorTexts.expired));
   }
   const timeStep = totpTimeStep(factor.secret, code, now);
   const accepted = await context.database.transaction(async (trx) => {
@@ -104,16 +109,66 @@ export async function answerChallenge(
     if (usedCode === 'recovery code') {
       await recordAudit(trx, {
         at: now,
-        actor,
+        actor: { id: user.id, username: user.username },
         action: 'second_factor_recovery_code_used',
-        target,
+        target: { type: 'user', id: user.id },
         address: attempt.address,
       });
     }
-    await loginThrottleRepository.clear(trx, [userKey]);
-    await loginThrottleRepository.decrement(trx, addressKey);
+    await counted.accepted(trx);
     return true;
   });
-  if (!accepted) return fail(secondFactorTexts.wrongCode, 401);
+  if (!accepted) {
+    return counted.refuse(new AppError(401, 'unauthenticated', secondFactorTexts.wrongCode));
+  }
   return completeSignIn(context, user, attempt.address);
+}
+
+/**
+ * Enrolment at sign-in, for a user whose role requires a second factor after the grace: with the
+ * challenge of their right password (and nothing else), a new secret, as on the account page.
+ */
+export async function startEnrolmentAtSignIn(
+  context: AppContext,
+  attempt: { challengeId: string | undefined; address: string },
+): Promise<SecondFactorEnrolment> {
+  const user = await challengedUser(context, attempt.challengeId, 'enrolment');
+  return startEnrolment(context, {
+    user: { id: user.id, username: user.username },
+    address: attempt.address,
+  });
+}
+
+/**
+ * Confirms enrolment at sign-in with a code from the new secret: the factor counts from now on,
+ * the challenge is answered, and the session begins; the recovery codes are answered this once.
+ * Throttled by countAttempt, as the second step is.
+ */
+export async function confirmEnrolmentAtSignIn(
+  context: AppContext,
+  attempt: { challengeId: string | undefined; code: string; address: string },
+): Promise<SignedIn & Pick<SignInEnrolmentConfirmed, 'recoveryCodes'>> {
+  const user = await challengedUser(context, attempt.challengeId, 'enrolment');
+  const idHash = challengeHash(attempt.challengeId ?? '');
+  const counted = await countAttempt(context, user, attempt.address);
+  let recoveryCodes: string[];
+  try {
+    recoveryCodes = await context.database.transaction(async (trx) => {
+      const codes = await confirmFactor(trx, context.now(), {
+        user: { id: user.id, username: user.username },
+        address: attempt.address,
+        code: attempt.code,
+      });
+      // Answered once: of two confirmations at once, the second is rolled back.
+      if (!(await secondFactorsRepository.endChallenge(trx, idHash))) {
+        throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
+      }
+      await counted.accepted(trx);
+      return codes;
+    });
+  } catch (error) {
+    if (error instanceof AppError) return counted.refuse(error);
+    throw error;
+  }
+  return { ...(await completeSignIn(context, user, attempt.address)), recoveryCodes };
 }

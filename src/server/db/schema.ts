@@ -16,6 +16,11 @@ export interface UsersTable {
   disabled: Bool;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * When the grace for a required second factor began (MFA_REQUIRED_ROLES): the first sign-in at
+   * which it applied; null until then, and after a factor is confirmed or the role changes.
+   */
+  second_factor_required_since: ColumnType<Timestamp | null, Timestamp | null | undefined>;
 }
 
 export interface SessionsTable {
@@ -274,7 +279,11 @@ export interface SecondFactorChallengesTable {
   id_hash: string;
   user_id: string;
   created_at: Timestamp;
+  /** `code`: answered with a code; `enrolment`: a user who must set up a factor may only do so. */
+  purpose: SecondFactorChallengePurpose;
 }
+
+export type SecondFactorChallengePurpose = 'code' | 'enrolment';
 
 /** One activation of a rule set version; the latest is the one saves score with. */
 export interface RuleSetActivationsTable {

@@ -5,11 +5,16 @@ import {
   secondFactorCodeSchema,
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
+  signInEnrolmentConfirmedSchema,
 } from '../../shared/api/second-factor.ts';
 import { sessionResponseSchema } from '../../shared/api/session.ts';
 import { challengeCookieName } from '../auth/challenges.ts';
 import { requesterOf, requireUser } from '../auth/guard.ts';
-import { answerChallenge } from '../auth/second-factor.ts';
+import {
+  answerChallenge,
+  confirmEnrolmentAtSignIn,
+  startEnrolmentAtSignIn,
+} from '../auth/second-factor.ts';
 import type { AppContext } from '../context.ts';
 import {
   confirmEnrolment,
@@ -39,14 +44,69 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { sessionId, user } = await answerChallenge(context, {
+        const { sessionId, user, secondFactorRequiredBy } = await answerChallenge(context, {
           challengeId: request.cookies[challengeCookieName],
           code: request.body.code,
           address: request.ip,
         });
         clearChallengeCookie(reply);
         setSessionCookie(context, request, reply, sessionId);
-        return { user };
+        return { user, secondFactorRequiredBy };
+      },
+    );
+
+    // Enrolment at sign-in, past the grace of a factor the user's role requires: the challenge
+    // of the password step (sent to /api/session alone) admits these two routes and no other.
+    app.post(
+      '/api/session/second-factor/enrolment',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary:
+            'At sign-in, when the role requires a second factor: a new TOTP secret, its otpauth URI and QR code',
+          tags: ['session'],
+          response: {
+            200: secondFactorEnrolmentSchema,
+            ...errorResponses(401, 403, 409),
+          },
+        },
+      },
+      async (request) =>
+        startEnrolmentAtSignIn(context, {
+          challengeId: request.cookies[challengeCookieName],
+          address: request.ip,
+        }),
+    );
+
+    app.post(
+      '/api/session/second-factor/confirmation',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary:
+            'At sign-in, confirm the new second factor with a code; sets the session cookie and answers the ten recovery codes, once',
+          tags: ['session'],
+          body: secondFactorCodeSchema,
+          response: {
+            200: signInEnrolmentConfirmedSchema,
+            ...errorResponses(400, 401, 403, 409),
+            429: errorEnvelopeSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const signedIn = await confirmEnrolmentAtSignIn(context, {
+          challengeId: request.cookies[challengeCookieName],
+          code: request.body.code,
+          address: request.ip,
+        });
+        clearChallengeCookie(reply);
+        setSessionCookie(context, request, reply, signedIn.sessionId);
+        return {
+          user: signedIn.user,
+          secondFactorRequiredBy: signedIn.secondFactorRequiredBy,
+          recoveryCodes: signedIn.recoveryCodes,
+        };
       },
     );
 

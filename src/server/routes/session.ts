@@ -4,6 +4,7 @@ import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import { signInResponseSchema } from '../../shared/api/second-factor.ts';
 import { loginBodySchema, sessionResponseSchema } from '../../shared/api/session.ts';
 import { login } from '../auth/login.ts';
+import { secondFactorRequiredBy } from '../auth/second-factor-requirement.ts';
 import { endSession, sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
@@ -21,7 +22,7 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'public' },
         schema: {
           summary:
-            'Sign in; sets the HttpOnly session cookie, or asks for the second factor (POST /api/session/second-factor)',
+            'Sign in; sets the HttpOnly session cookie, or asks for the second factor (POST /api/session/second-factor), or, past the grace of a factor the role requires, for setting one up (POST /api/session/second-factor/enrolment)',
           tags: ['session'],
           body: loginBodySchema,
           response: { 200: signInResponseSchema, ...errors, 429: errorEnvelopeSchema },
@@ -33,12 +34,14 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
           password: request.body.password,
           address: request.ip,
         });
-        if ('secondFactorChallenge' in result) {
-          setChallengeCookie(context, request, reply, result.secondFactorChallenge);
-          return { secondFactorRequired: true as const };
+        if ('challengeId' in result) {
+          setChallengeCookie(context, request, reply, result.challengeId);
+          return result.purpose === 'code'
+            ? { secondFactorRequired: true as const }
+            : { secondFactorEnrolmentRequired: true as const };
         }
         setSessionCookie(context, request, reply, result.sessionId);
-        return { user: result.user };
+        return { user: result.user, secondFactorRequiredBy: result.secondFactorRequiredBy };
       },
     );
 
@@ -47,12 +50,16 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'session' },
         schema: {
-          summary: 'The signed-in user',
+          summary:
+            'The signed-in user, and when the grace of a second factor their role requires ends',
           tags: ['session'],
           response: { 200: sessionResponseSchema, 401: errorEnvelopeSchema },
         },
       },
-      async (request) => ({ user: requireUser(request) }),
+      async (request) => {
+        const user = requireUser(request);
+        return { user, secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id) };
+      },
     );
 
     app.delete(

@@ -9,6 +9,7 @@ import type { SessionUser } from '../../shared/api/session.ts';
 import { newRecoveryCode, recoveryCodeHash } from '../auth/challenges.ts';
 import { newTotpSecret, otpauthUri, totpTimeStep } from '../auth/totp.ts';
 import type { AppContext } from '../context.ts';
+import type { Executor } from '../db/repositories/executor.ts';
 import { secondFactorsRepository } from '../db/repositories/second-factors.ts';
 import { usersRepository } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
@@ -32,10 +33,15 @@ export async function secondFactorStatus(
   };
 }
 
-/** Begins enrolment: a new secret, awaiting a code from it; refused once a factor is confirmed. */
+type Enrolling = { user: Pick<SessionUser, 'id' | 'username'>; address: string };
+
+/**
+ * Begins enrolment: a new secret, awaiting a code from it; refused once a factor is confirmed.
+ * The user is signed in, or at sign-in past the grace of a factor their role requires.
+ */
 export async function startEnrolment(
   context: AppContext,
-  requester: { user: SessionUser; address: string },
+  requester: Enrolling,
 ): Promise<SecondFactorEnrolment> {
   const { user } = requester;
   const secret = newTotpSecret();
@@ -64,41 +70,58 @@ export async function startEnrolment(
  */
 export async function confirmEnrolment(
   context: AppContext,
-  requester: { user: SessionUser; address: string },
+  requester: Enrolling,
   code: string,
 ): Promise<RecoveryCodes> {
-  const { user } = requester;
   const now = context.now();
+  return {
+    recoveryCodes: await context.database.transaction((trx) =>
+      confirmFactor(trx, now, { ...requester, code }),
+    ),
+  };
+}
+
+/**
+ * Confirms enrolment within the caller's transaction; answers the new recovery codes. The grace
+ * of a required factor ends with it, so that a factor removed later (`triage user reset-mfa`)
+ * starts a fresh one.
+ */
+export async function confirmFactor(
+  trx: Executor,
+  now: Date,
+  attempt: Enrolling & { code: string },
+): Promise<string[]> {
+  const { user } = attempt;
   const recoveryCodes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
-  await context.database.transaction(async (trx) => {
-    const factor = await secondFactorsRepository.find(trx, user.id);
-    if (factor === undefined || factor.confirmed_at !== null) {
-      throw new AppError(409, 'conflict', secondFactorTexts.noEnrolment);
-    }
-    const timeStep = totpTimeStep(factor.secret, code.trim(), now);
-    if (timeStep === undefined) {
-      throw new AppError(400, 'validation_failed', secondFactorTexts.wrongCode, 'code');
-    }
-    await secondFactorsRepository.confirm(trx, user.id, now.toISOString(), timeStep);
-    await secondFactorsRepository.replaceRecoveryCodes(
-      trx,
-      user.id,
-      recoveryCodes.map(recoveryCodeHash),
-    );
-    await recordAudit(trx, {
-      at: now,
-      actor: user,
-      action: 'second_factor_confirm',
-      target: { type: 'user', id: user.id },
-      address: requester.address,
-    });
+  const factor = await secondFactorsRepository.find(trx, user.id);
+  if (factor === undefined || factor.confirmed_at !== null) {
+    throw new AppError(409, 'conflict', secondFactorTexts.noEnrolment);
+  }
+  const timeStep = totpTimeStep(factor.secret, attempt.code.trim(), now);
+  if (timeStep === undefined) {
+    throw new AppError(400, 'validation_failed', secondFactorTexts.wrongCode, 'code');
+  }
+  await secondFactorsRepository.confirm(trx, user.id, now.toISOString(), timeStep);
+  await secondFactorsRepository.replaceRecoveryCodes(
+    trx,
+    user.id,
+    recoveryCodes.map(recoveryCodeHash),
+  );
+  await usersRepository.clearSecondFactorGrace(trx, user.id);
+  await recordAudit(trx, {
+    at: now,
+    actor: { id: user.id, username: user.username },
+    action: 'second_factor_confirm',
+    target: { type: 'user', id: user.id },
+    address: attempt.address,
   });
-  return { recoveryCodes };
+  return recoveryCodes;
 }
 
 /**
  * Removes a user's second factor and recovery codes (`triage user reset-mfa`), for a user who lost
- * the device and the codes; they sign in with the password alone until they enrol again.
+ * the device and the codes; they sign in with the password alone until they enrol again (if their
+ * role requires a factor, until a fresh grace from their next sign-in ends).
  */
 export async function resetSecondFactor(
   context: AppContext,

@@ -104,7 +104,10 @@ export async function updateUser(
     }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
-      ...(changes.role === undefined ? {} : { role: changes.role }),
+      // A new role starts any grace of a second factor it requires afresh, at the next sign-in.
+      ...(changes.role === undefined || changes.role === existing.role
+        ? {}
+        : { role: changes.role, second_factor_required_since: null }),
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
       ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
       updated_at: now.toISOString(),

@@ -42,6 +42,16 @@ export const auditActions = [
   'second_factor_confirm',
   /** A right password of a user with a second factor: the sign-in waits for the second step. */
   'second_factor_challenge',
+  /**
+   * The grace of a second factor required of the user's role began (MFA_REQUIRED_ROLES,
+   * MFA_GRACE_DAYS): the first sign-in at which it applied; the target is the user.
+   */
+  'second_factor_grace_start',
+  /**
+   * A right password of a user whose role requires a second factor, past the grace: the sign-in
+   * waits for the user to set one up.
+   */
+  'second_factor_enrolment_required',
   /** A second step that failed (a wrong, reused or expired code, or too many attempts). */
   'second_factor_failed',
   /** A recovery code used in place of a TOTP code at sign-in (each works once). */

@@ -1,13 +1,23 @@
 import { z } from 'zod';
-import { sessionUserSchema } from './session.ts';
+import { sessionResponseSchema } from './session.ts';
 
 /** The answer to a right password of a user with a second factor: the sign-in's second step. */
 export const secondFactorRequiredSchema = z.object({ secondFactorRequired: z.literal(true) });
 
-/** POST /api/session: signed in, or the second step is asked for. */
+/**
+ * The answer to a right password of a user whose role requires a second factor, past the grace:
+ * the sign-in's next step is setting one up (POST /api/session/second-factor/enrolment, then
+ * /confirmation), and nothing else.
+ */
+export const secondFactorEnrolmentRequiredSchema = z.object({
+  secondFactorEnrolmentRequired: z.literal(true),
+});
+
+/** POST /api/session: signed in, or the second step is asked for, or enrolment is. */
 export const signInResponseSchema = z.union([
-  z.object({ user: sessionUserSchema }),
+  sessionResponseSchema,
   secondFactorRequiredSchema,
+  secondFactorEnrolmentRequiredSchema,
 ]);
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
@@ -37,6 +47,12 @@ export type SecondFactorEnrolment = z.infer<typeof secondFactorEnrolmentSchema>;
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()).length(10) });
 export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 
+/** Enrolment confirmed at sign-in: the session has begun, and the recovery codes are shown once. */
+export const signInEnrolmentConfirmedSchema = sessionResponseSchema.extend(
+  recoveryCodesSchema.shape,
+);
+export type SignInEnrolmentConfirmed = z.infer<typeof signInEnrolmentConfirmedSchema>;
+
 export const secondFactorTexts = {
   wrongCode: 'That code is not right. Please try again.',
   expired: 'The sign-in has expired. Please enter your password again.',
@@ -44,4 +60,6 @@ export const secondFactorTexts = {
     'A second factor is already set up. An administrator can reset it (triage user reset-mfa).',
   noEnrolment: 'Start the set-up first: no code is awaited.',
   codePrompt: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  enrolmentPrompt:
+    'Your role requires two-step sign-in. Set it up now to continue: it asks for a code from an app on your phone after your password.',
 } as const;

@@ -19,4 +19,12 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-export const sessionResponseSchema = z.object({ user: sessionUserSchema });
+/**
+ * The signed-in user and, while their role requires a second factor they have not set up, when
+ * the grace ends (ISO-8601): after it, sign-in asks them to set one up before anything else.
+ */
+export const sessionResponseSchema = z.object({
+  user: sessionUserSchema,
+  secondFactorRequiredBy: z.string().nullable(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;

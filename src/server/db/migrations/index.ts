@@ -15,6 +15,7 @@ import { ruleSetActivations } from './20261125T0500-rule-set-activations.ts';
 import { cdsClients } from './20261125T0600-cds-clients.ts';
 import { apiTokens } from './20261125T0610-api-tokens.ts';
 import { mfa } from './20261125T0620-mfa.ts';
+import { mfaRequired } from './20261125T0700-mfa-required.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -34,4 +35,5 @@ export const migrations: readonly TriageMigration[] = [
   cdsClients,
   apiTokens,
   mfa,
+  mfaRequired,
 ];

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { UserSecondFactorsTable } from '../schema.ts';
+import type { SecondFactorChallengePurpose, UserSecondFactorsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 export type SecondFactorRow = Selectable<UserSecondFactorsTable>;
@@ -97,20 +97,27 @@ export const secondFactorsRepository = {
     return Number(row.n);
   },
 
-  async insertChallenge(db: Executor, idHash: string, userId: string, at: string): Promise<void> {
-    await db
-      .insertInto('second_factor_challenges')
-      .values({ id_hash: idHash, user_id: userId, created_at: at })
-      .execute();
+  async insertChallenge(
+    db: Executor,
+    challenge: {
+      id_hash: string;
+      user_id: string;
+      created_at: string;
+      purpose: SecondFactorChallengePurpose;
+    },
+  ): Promise<void> {
+    await db.insertInto('second_factor_challenges').values(challenge).execute();
   },
 
   findChallenge(
     db: Executor,
     idHash: string,
-  ): Promise<{ user_id: string; created_at: string } | undefined> {
+  ): Promise<
+    { user_id: string; created_at: string; purpose: SecondFactorChallengePurpose } | undefined
+  > {
     return db
       .selectFrom('second_factor_challenges')
-      .select(['user_id', 'created_at'])
+      .select(['user_id', 'created_at', 'purpose'])
       .where('id_hash', '=', idHash)
       .executeTakeFirst();
   },

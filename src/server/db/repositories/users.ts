@@ -21,7 +21,7 @@ export function presentUser(row: UserRow): User {
 export const usersRepository = {
   async insert(
     db: Executor,
-    row: Omit<UserRow, 'disabled'> & { disabled: boolean },
+    row: Omit<UserRow, 'disabled' | 'second_factor_required_since'> & { disabled: boolean },
   ): Promise<void> {
     await db.insertInto('users').values(row).execute();
   },
@@ -69,8 +69,41 @@ export const usersRepository = {
       role: UserRow['role'];
       disabled: boolean;
       password_hash: string;
+      second_factor_required_since: null;
     }> & { updated_at: string },
   ): Promise<void> {
     await db.updateTable('users').set(changes).where('id', '=', id).execute();
+  },
+
+  /**
+   * Starts the grace of a required second factor unless it has begun; answers when it began and
+   * whether this call began it (of two sign-ins at once, one does, and both read its time).
+   */
+  async startSecondFactorGrace(
+    db: Executor,
+    id: string,
+    at: string,
+  ): Promise<{ since: string; started: boolean }> {
+    const result = await db
+      .updateTable('users')
+      .set({ second_factor_required_since: at })
+      .where('id', '=', id)
+      .where('second_factor_required_since', 'is', null)
+      .executeTakeFirst();
+    const row = await db
+      .selectFrom('users')
+      .select('second_factor_required_since')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { since: row.second_factor_required_since ?? at, started: result.numUpdatedRows > 0n };
+  },
+
+  /** Ends the grace: the user confirmed a factor. */
+  async clearSecondFactorGrace(db: Executor, id: string): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ second_factor_required_since: null })
+      .where('id', '=', id)
+      .execute();
   },
 };
