@@ -71,6 +71,25 @@ describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
     expect(reviews.length).toBeGreaterThan(0);
   });
 
+  it("gives most disagreeing reviews a status of the doctor's own, never the rules'", async () => {
+    const rows = await t.database.db
+      .selectFrom('doctor_reviews')
+      .innerJoin('results', (join) =>
+        join
+          .onRef('results.assessment_id', '=', 'doctor_reviews.assessment_id')
+          .onRef('results.condition', '=', 'doctor_reviews.condition'),
+      )
+      .select(['doctor_reviews.agreed', 'doctor_reviews.doctor_status', 'results.risk_status'])
+      .execute();
+    const disagreeing = rows.filter((row) => !row.agreed);
+    const withStatus = disagreeing.filter((row) => row.doctor_status !== null);
+    expect(rows.filter((row) => row.agreed && row.doctor_status !== null)).toEqual([]);
+    expect(withStatus.length / disagreeing.length).toBeGreaterThan(0.5);
+    expect(withStatus.length).toBeLessThan(disagreeing.length);
+    expect(withStatus.filter((row) => row.doctor_status === row.risk_status)).toEqual([]);
+    expect(new Set(withStatus.map((row) => row.doctor_status)).size).toBe(4);
+  });
+
   it('serves the seeded records through the API', async () => {
     const { cookie } = await signedInAs(t, 'nurse');
     const list = await t.app.inject({

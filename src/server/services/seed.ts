@@ -9,6 +9,7 @@ import {
   type Condition,
 } from '../../engine/index.ts';
 import { sql, type Insertable } from 'kysely';
+import { DOCTOR_STATUSES, type DoctorStatus } from '../../shared/api/reviews.ts';
 import type { AppContext } from '../context.ts';
 import { insertRows } from '../db/repositories/bulk.ts';
 import {
@@ -69,6 +70,18 @@ const noteTemplates: ReadonlyArray<(code: string) => string> = [
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
+}
+
+/**
+ * The status a disagreeing doctor would give instead of the rules', or none: most name one (the
+ * Doctor Agreement's kappa and the impact analysis compare them with the rules).
+ */
+function doctorStatusOf(random: () => number, ruleStatus: string | undefined): DoctorStatus | null {
+  if (random() >= 0.7) return null;
+  return pick(
+    random,
+    DOCTOR_STATUSES.filter((status) => status !== ruleStatus),
+  );
 }
 
 /** Varied patient data: every condition and status, some answers missing (incomplete records). */
@@ -278,6 +291,9 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
   const start = end - span;
   const bytes = seededBytes(random);
   const localDate = localDateIn(context.config.timeZone);
+  // The doctors' own statuses draw from a generator of their own, so that the rest of what a
+  // seed gives is as it was before they were seeded.
+  const reviewRandom = seededRandom(options.seed ^ 0x72657669);
   // The patients draw from a generator of their own, so that a seed without them is unchanged.
   const patientRandom = seededRandom(options.seed ^ 0x70617469);
   const patientBytes = seededBytes(patientRandom);
@@ -349,13 +365,17 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
       if (random() < 0.1) {
         const locked = random() < 0.6;
         for (const condition of CONDITIONS) {
+          const reviewId = timeOrderedId(createdMs, bytes);
+          const agreed = random() < 0.8;
+          const ruleStatus = made.results.find((row) => row.condition === condition)?.risk_status;
           rows.doctor_reviews.push({
-            id: timeOrderedId(createdMs, bytes),
+            id: reviewId,
             assessment_id: id,
             condition,
             // A seeded doctor chose Agree or Disagree for every condition.
             decided: true,
-            agreed: random() < 0.8,
+            agreed,
+            doctor_status: agreed ? null : doctorStatusOf(reviewRandom, ruleStatus),
             comments: random() < 0.2 ? 'Agree; repeat HbA1c, consider E11.9 if confirmed.' : '',
             created_at: at,
             reviewed_by: options.user.displayName,
