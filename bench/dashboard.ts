@@ -27,7 +27,7 @@ const warmUpRequests = 2;
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments);
+  const fixture = await seededFixture(engine, options.assessments, { keep: options.keep });
   fixtures.push(fixture);
   const server = await startServer(fixture);
   try {

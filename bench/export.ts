@@ -120,7 +120,7 @@ async function download(
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments);
+  const fixture = await seededFixture(engine, options.assessments, { keep: options.keep });
   fixtures.push(fixture);
   const baseline = await driverCsv(fixture);
   const baselinePerSecond = baseline.rows / baseline.seconds;

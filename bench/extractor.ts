@@ -16,10 +16,10 @@ import pg from 'pg';
 import { extractCodes } from '../src/server/extraction/index.ts';
 import { TOKEN_PATTERN } from '../src/server/extraction/patterns.ts';
 import {
-  benchDir,
   forEachEngine,
   parseBenchOptions,
   printTable,
+  runDir,
   seededFixture,
   type Fixture,
 } from './harness.ts';
@@ -69,11 +69,11 @@ requireTool('rg', 'ripgrep');
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments);
+  const fixture = await seededFixture(engine, options.assessments, { keep: options.keep });
   fixtures.push(fixture);
   const notes = await readNotes(fixture);
   const text = `${notes.join('\n')}\n`;
-  const file = path.join(benchDir, `notes-${engine}-${options.assessments}.txt`);
+  const file = path.join(runDir(), `notes-${engine}-${options.assessments}.txt`);
   fs.writeFileSync(file, text);
   const megabytes = Buffer.byteLength(text) / megabyte;
   const tokenMatches = (text.match(TOKEN_PATTERN) ?? []).length;

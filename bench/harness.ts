@@ -19,10 +19,70 @@ export type Engine = 'sqlite' | 'postgres';
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 /** The Node that runs the benchmark (the pinned Node 24), so children can run .ts too. */
 export const nodeBinary = process.execPath;
-/** Seeded databases, dumps and builds; reused between runs while `--keep` leaves them. */
-export const benchDir = process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'triage-bench');
+/**
+ * The benchmarks' data folder: the seeded databases kept with `--keep` (the cache, one folder
+ * per size, which later runs reuse), and each run's working folder (docs/BENCHMARKS.md).
+ */
+const benchDir = process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'triage-bench');
+
+/**
+ * This run's working folder, `<benchDir>/run-<pid>-<time>`: the databases it seeds without
+ * `--keep`, its empty databases, notes, load scripts and builds, so that no other run's clean-up
+ * reaches them. `npm run bench` hands its folder to its scripts (BENCH_RUN_DIR), so that they
+ * share one seed; only the run that made the folder removes it.
+ */
+const inheritedRunDir = process.env.BENCH_RUN_DIR;
+const runDirPath =
+  inheritedRunDir ??
+  path.join(
+    benchDir,
+    `run-${process.pid}-${new Date().toISOString().replaceAll(/[-:]|\.\d+/g, '')}`,
+  );
+const ownsRunDir = inheritedRunDir === undefined;
+/** Set from `--keep`: the run's folder then stays after it, unless nothing is left in it. */
+let keepRunDir = false;
+let runDirMade = false;
+
+/**
+ * The run's working folder, made on first use; when the process exits, the run that made it
+ * removes it, unless `--keep` (then only if it is empty: what was kept went to the cache).
+ */
+export function runDir(): string {
+  if (!runDirMade) {
+    fs.mkdirSync(runDirPath, { recursive: true });
+    runDirMade = true;
+    if (ownsRunDir) process.once('exit', removeRunDir);
+  }
+  return runDirPath;
+}
+
+function removeRunDir(): void {
+  if (!keepRunDir) {
+    fs.rmSync(runDirPath, { recursive: true, force: true });
+    return;
+  }
+  try {
+    fs.rmdirSync(runDirPath);
+  } catch {
+    // Not empty: a database the cache could not take, or files a script left for a look.
+  }
+}
+
+/**
+ * Names this run's PostgreSQL databases (`triage_bench_run_<token>_…`) within PostgreSQL's 63
+ * characters, the same in every script of one `npm run bench`.
+ */
+const runToken = crypto
+  .createHash('sha256')
+  .update(path.basename(runDirPath))
+  .digest('hex')
+  .slice(0, 10);
+const runDatabasePrefix = `triage_bench_run_${runToken}_`;
+/** A database this run is seeding; renamed when the seed is complete. */
+const loadingDatabasePrefix = `triage_bench_load_${runToken}_`;
+
 /** A PostgreSQL database to connect to while creating and dropping the benchmark databases. */
-export const postgresAdminUrl =
+const postgresAdminUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface BenchOptions {
@@ -30,7 +90,10 @@ export interface BenchOptions {
   assessments: number;
   /** Patient records the patients benchmark seeds the assessments over (3 in 10 by default). */
   patients: number;
-  /** Leave seeded databases for the next benchmark (npm run bench drops them at the end). */
+  /**
+   * Keep what the run seeds in the cache for later runs (a seeded database found there is reused
+   * either way, and never removed by a run), and leave the run's folder.
+   */
   keep: boolean;
   /** Length of each timed load run. */
   seconds: number;
@@ -66,6 +129,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
       ? Math.max(1, Math.round(assessments * 0.3))
       : whole('patients', values.patients, 1);
   if (patients > assessments) throw new Error('--patients must be at most --assessments');
+  keepRunDir = values.keep;
   return {
     engines,
     assessments,
@@ -83,6 +147,10 @@ export interface Fixture {
   /** The SQLite file, for the driver baselines. */
   sqliteFile?: string;
   databaseUrl?: string;
+  /**
+   * Removes the database if this run made it for itself; one kept in the cache, or shared by the
+   * scripts of one `npm run bench` (whose run removes it at its end), is left.
+   */
   drop(): Promise<void>;
 }
 
@@ -135,39 +203,61 @@ export async function runTriage(
   return output;
 }
 
-function seededSqliteDir(assessments: number, patients?: number): string {
-  return path.join(
-    benchDir,
-    `sqlite-${assessments}${patients === undefined ? '' : `-patients-${patients}`}`,
-  );
+/** What names a seeded database: its size, and the benchmark's label when it has one of its own. */
+function seedKey(assessments: number, patients?: number, label?: string): string {
+  return [label, String(assessments), patients === undefined ? undefined : `patients-${patients}`]
+    .filter((part) => part !== undefined)
+    .join('-');
 }
 
-function seededPostgresName(assessments: number, patients?: number): string {
-  return `triage_bench_${assessments}${patients === undefined ? '' : `_patients_${patients}`}`;
+/** A PostgreSQL database name of a key ('1000000-patients-300000' -> '1000000_patients_300000'). */
+function databaseKey(key: string): string {
+  return key.replaceAll('-', '_');
 }
 
-/** Drops a kept seeded database, without seeding one that is not there. */
-export async function dropSeeded(
-  engine: Engine,
-  assessments: number,
-  patients?: number,
-): Promise<void> {
-  if (engine === 'sqlite')
-    fs.rmSync(seededSqliteDir(assessments, patients), { recursive: true, force: true });
-  else await dropPostgresDatabase(seededPostgresName(assessments, patients));
+/** Seeded SQLite folders hold this file once the seed is complete (as they always have). */
+const SEEDED_MARKER = 'seeded';
+
+function isSeededSqlite(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, SEEDED_MARKER));
+}
+
+function sqliteFixture(dataDir: string, drop: () => Promise<void>): Fixture {
+  return {
+    engine: 'sqlite',
+    env: { DATA_DIR: dataDir },
+    sqliteFile: path.join(dataDir, 'triage.sqlite'),
+    drop,
+  };
+}
+
+function postgresFixture(name: string, drop: () => Promise<void>): Fixture {
+  const databaseUrl = databaseUrlFor(name);
+  return { engine: 'postgres', env: { DATABASE_URL: databaseUrl }, databaseUrl, drop };
+}
+
+/** The drop of a database that is not this run's to remove. */
+const leaveDatabase = async (): Promise<void> => {};
+
+/** Removes what the run made for itself, unless the run was handed down (npm run bench's). */
+function dropIfOwnRun(remove: () => Promise<void> | void): () => Promise<void> {
+  return ownsRunDir ? async () => remove() : leaveDatabase;
 }
 
 /**
- * A database holding `assessments` seeded records (over `patients` patient records when given),
- * made with `triage seed` and reused when a kept one exists. A seed that did not finish is never
- * reused: SQLite's is marked done by a file, PostgreSQL's is renamed to its final name only when
- * done.
+ * A database holding `assessments` seeded records (over `patients` patient records when given;
+ * `label` gives a benchmark a database of its own), made with `triage seed`. One kept in the
+ * cache is reused, and so is one the run seeded before. Otherwise it is seeded under a temporary
+ * name and renamed when complete: into the cache with `keep`, else into the run's own names,
+ * so that a seed that did not finish is never reused, and no other run's clean-up removes it.
  */
 export async function seededFixture(
   engine: Engine,
   assessments: number,
-  patients?: number,
+  options: { patients?: number; label?: string; keep?: boolean } = {},
 ): Promise<Fixture> {
+  const { patients, label, keep = false } = options;
+  const key = seedKey(assessments, patients, label);
   const started = performance.now();
   const seedArgs = [
     'seed',
@@ -175,66 +265,100 @@ export async function seededFixture(
     String(assessments),
     ...(patients === undefined ? [] : ['--patients', String(patients)]),
   ];
-  const report = () =>
+  const report = (where: string) =>
     console.log(
-      `Seeded ${assessments.toLocaleString('en')} assessments${patients === undefined ? '' : ` over ${patients.toLocaleString('en')} patients`} on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      `Seeded ${assessments.toLocaleString('en')} assessments${patients === undefined ? '' : ` over ${patients.toLocaleString('en')} patients`} on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s (${where})`,
     );
   if (engine === 'sqlite') {
-    const dataDir = seededSqliteDir(assessments, patients);
-    const done = path.join(dataDir, 'seeded');
-    if (!fs.existsSync(done)) {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await runTriage({ DATA_DIR: dataDir }, seedArgs);
-      fs.writeFileSync(done, '');
-      report();
+    const cached = path.join(benchDir, `sqlite-${key}`);
+    if (isSeededSqlite(cached)) return sqliteFixture(cached, leaveDatabase);
+    const own = path.join(runDir(), `sqlite-${key}`);
+    const dropOwn = dropIfOwnRun(() => fs.rmSync(own, { recursive: true, force: true }));
+    if (isSeededSqlite(own)) return sqliteFixture(own, dropOwn);
+    const seeding = path.join(runDir(), `seeding-sqlite-${key}`);
+    fs.rmSync(seeding, { recursive: true, force: true });
+    await runTriage({ DATA_DIR: seeding }, seedArgs);
+    fs.writeFileSync(path.join(seeding, SEEDED_MARKER), '');
+    if (keep) {
+      try {
+        fs.renameSync(seeding, cached);
+        report(`kept in ${cached}`);
+        return sqliteFixture(cached, leaveDatabase);
+      } catch {
+        // Another run kept one first (then use it), or an unfinished seed holds the name.
+        if (isSeededSqlite(cached)) {
+          fs.rmSync(seeding, { recursive: true, force: true });
+          return sqliteFixture(cached, leaveDatabase);
+        }
+        console.warn(`${cached} holds an unfinished seed: this one stays in ${own}`);
+      }
     }
-    return {
-      engine,
-      env: { DATA_DIR: dataDir },
-      sqliteFile: path.join(dataDir, 'triage.sqlite'),
-      drop: () => dropSeeded(engine, assessments, patients),
-    };
+    fs.renameSync(seeding, own);
+    report(`in ${own}`);
+    return sqliteFixture(own, dropOwn);
   }
-  const name = seededPostgresName(assessments, patients);
-  if (!(await postgresDatabaseExists(name))) {
-    const loading = `${name}_loading`;
-    await dropPostgresDatabase(loading);
-    await withAdminClient((client) => client.query(`create database ${loading}`));
+  const cached = `triage_bench_${databaseKey(key)}`;
+  if (await postgresDatabaseExists(cached)) return postgresFixture(cached, leaveDatabase);
+  const own = `${runDatabasePrefix}${databaseKey(key)}`;
+  const dropOwn = dropIfOwnRun(() => dropPostgresDatabase(own));
+  if (await postgresDatabaseExists(own)) return postgresFixture(own, dropOwn);
+  const loading = `${loadingDatabasePrefix}${databaseKey(key)}`;
+  await dropPostgresDatabase(loading);
+  await withAdminClient((client) => client.query(`create database ${loading}`));
+  try {
     await runTriage({ DATABASE_URL: databaseUrlFor(loading) }, seedArgs);
-    await withAdminClient((client) => client.query(`alter database ${loading} rename to ${name}`));
-    report();
+  } catch (error) {
+    await dropPostgresDatabase(loading);
+    throw error;
   }
-  const databaseUrl = databaseUrlFor(name);
-  return {
-    engine,
-    env: { DATABASE_URL: databaseUrl },
-    databaseUrl,
-    drop: () => dropSeeded(engine, assessments, patients),
-  };
+  if (keep) {
+    try {
+      await renamePostgresDatabase(loading, cached);
+      report(`kept as ${cached}`);
+      return postgresFixture(cached, leaveDatabase);
+    } catch (error) {
+      // 42P04: another run kept one under that name first; use it.
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      await dropPostgresDatabase(loading);
+      return postgresFixture(cached, leaveDatabase);
+    }
+  }
+  await renamePostgresDatabase(loading, own);
+  report(`as ${own}`);
+  return postgresFixture(own, dropOwn);
 }
 
-/** A new, empty database (migrated by the first server to start on it), dropped after use. */
+async function renamePostgresDatabase(from: string, to: string): Promise<void> {
+  await withAdminClient((client) => client.query(`alter database ${from} rename to ${to}`));
+}
+
+/**
+ * Drops the PostgreSQL databases made for this run, by its scripts too (`npm run bench` calls it
+ * at its end): never a kept one, nor another run's.
+ */
+export async function dropRunDatabases(): Promise<void> {
+  await withAdminClient(async (client) => {
+    const found = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1) or starts_with(datname, $2)',
+      [runDatabasePrefix, loadingDatabasePrefix],
+    );
+    for (const { datname } of found.rows) {
+      await client.query(`drop database if exists ${datname} with (force)`);
+    }
+  });
+}
+
+/** A new, empty database of this run (migrated by the first server to start on it), dropped after use. */
 export async function emptyFixture(engine: Engine, label: string): Promise<Fixture> {
   if (engine === 'sqlite') {
-    const dataDir = path.join(benchDir, `sqlite-empty-${label}`);
+    const dataDir = path.join(runDir(), `sqlite-empty-${label}`);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    return {
-      engine,
-      env: { DATA_DIR: dataDir },
-      sqliteFile: path.join(dataDir, 'triage.sqlite'),
-      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
-    };
+    return sqliteFixture(dataDir, async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   }
-  const name = `triage_bench_empty_${label}`;
+  const name = `${runDatabasePrefix}empty_${label}`;
   await dropPostgresDatabase(name);
   await withAdminClient((client) => client.query(`create database ${name}`));
-  const databaseUrl = databaseUrlFor(name);
-  return {
-    engine,
-    env: { DATABASE_URL: databaseUrl },
-    databaseUrl,
-    drop: () => dropPostgresDatabase(name),
-  };
+  return postgresFixture(name, () => dropPostgresDatabase(name));
 }
 
 async function freePort(): Promise<number> {

@@ -29,7 +29,7 @@ const minimumRounds = 5;
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments);
+  const fixture = await seededFixture(engine, options.assessments, { keep: options.keep });
   fixtures.push(fixture);
   const server = await startServer(fixture);
   try {

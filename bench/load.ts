@@ -14,7 +14,7 @@ import {
   type Condition,
 } from '../src/engine/index.ts';
 import type { AssessmentBody } from '../src/shared/api/assessments.ts';
-import { benchDir } from './harness.ts';
+import { runDir } from './harness.ts';
 
 /** Stops with how to install a Debian tool the benchmark needs. */
 export function requireTool(command: string, debianPackage: string): void {
@@ -86,6 +86,9 @@ function durationMs(text: string | undefined): number {
   return Number(match[1]) * (durationUnits[match[2]] ?? Number.NaN);
 }
 
+/** Numbers the wrk scripts of this process, so that loads run at once each have their own. */
+let loadScripts = 0;
+
 /**
  * POSTs `body` to `url` from `connections` connections for `seconds` and reads wrk's summary;
  * with `bodies`, each connection sends them in turn instead.
@@ -98,8 +101,7 @@ export async function postLoad(options: {
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
-  fs.mkdirSync(benchDir, { recursive: true });
-  const script = path.join(benchDir, `post-${process.pid}-${options.connections}.lua`);
+  const script = path.join(runDir(), `post-${++loadScripts}.lua`);
   // Long brackets quote the JSON as it is; the cookie is base64url and needs no escaping.
   const quoted = (body: unknown) => `[==[${JSON.stringify(body)}]==]`;
   fs.writeFileSync(

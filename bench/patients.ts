@@ -92,7 +92,10 @@ requireTool('wrk', 'wrk');
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments, options.patients);
+  const fixture = await seededFixture(engine, options.assessments, {
+    patients: options.patients,
+    keep: options.keep,
+  });
   fixtures.push(fixture);
   const scale = `${options.assessments.toLocaleString('en')} assessments over ${options.patients.toLocaleString('en')} patients`;
 

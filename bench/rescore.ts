@@ -80,7 +80,7 @@ async function csvExport(server: RunningServer, cookie: string) {
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededFixture(engine, options.assessments);
+  const fixture = await seededFixture(engine, options.assessments, { keep: options.keep });
   fixtures.push(fixture);
   const server = await startServer(fixture);
   try {

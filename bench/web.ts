@@ -22,13 +22,13 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { build } from 'vite';
 import {
-  benchDir,
   createBenchUser,
   describeMachine,
   nodeBinary,
   percentile,
   printTable,
   repoRoot,
+  runDir,
   seededFixture,
   signIn,
   startServer,
@@ -49,7 +49,7 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 console.log(`Machine: ${describeMachine()}`);
 
-const outDir = path.join(benchDir, 'web');
+const outDir = path.join(runDir(), 'web');
 await build({
   root: path.join(repoRoot, 'src/web'),
   configFile: path.join(repoRoot, 'vite.config.ts'),

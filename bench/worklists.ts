@@ -8,25 +8,18 @@
  *
  *   node bench/worklists.ts [--engine sqlite|postgres|both] [--assessments 100000] [--keep]
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import {
-  benchDir,
   createBenchUser,
   forEachEngine,
   parseBenchOptions,
-  postgresAdminUrl,
   printTable,
-  runTriage,
+  seededFixture,
   signIn,
   startServer,
-  type Engine,
-  type Fixture,
   latencyRowsAgainstFirst,
   timedGet,
 } from './harness.ts';
-import pg from 'pg';
 
 const requestsPerQuery = 60;
 const warmUpRequests = 3;
@@ -39,74 +32,15 @@ async function json<T>(url: string, cookie: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresAdminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * A database of `assessments` seeded over 3 patient records in 10, kept under its own name
- * (the other benchmarks' databases name no patients), seeded once when `--keep` keeps it.
- */
-async function seededWithPatients(engine: Engine, assessments: number): Promise<Fixture> {
-  const patients = Math.max(1, Math.round(assessments * 0.3));
-  const seedArgs = ['seed', '--assessments', String(assessments), '--patients', String(patients)];
-  const started = performance.now();
-  const report = () =>
-    console.log(
-      `Seeded ${assessments.toLocaleString('en')} assessments over ${patients.toLocaleString('en')} patients on ${engine} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-    );
-  if (engine === 'sqlite') {
-    const dataDir = path.join(benchDir, `sqlite-worklists-${assessments}`);
-    const done = path.join(dataDir, 'seeded');
-    if (!fs.existsSync(done)) {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await runTriage({ DATA_DIR: dataDir }, seedArgs);
-      fs.writeFileSync(done, '');
-      report();
-    }
-    return {
-      engine,
-      env: { DATA_DIR: dataDir },
-      sqliteFile: path.join(dataDir, 'triage.sqlite'),
-      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `triage_bench_worklists_${assessments}`;
-  const url = new URL(postgresAdminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const client = new pg.Client({ connectionString: postgresAdminUrl });
-  await client.connect();
-  const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
-  await client.end();
-  if (exists.rowCount !== 1) {
-    const loading = `${name}_loading`;
-    await adminQuery(`drop database if exists ${loading} with (force)`);
-    await adminQuery(`create database ${loading}`);
-    const loadingUrl = new URL(postgresAdminUrl);
-    loadingUrl.pathname = `/${loading}`;
-    await runTriage({ DATABASE_URL: loadingUrl.toString() }, seedArgs);
-    await adminQuery(`alter database ${loading} rename to ${name}`);
-    report();
-  }
-  return {
-    engine,
-    env: { DATABASE_URL: databaseUrl },
-    databaseUrl,
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
-  };
-}
-
 const options = parseBenchOptions();
 
 await forEachEngine(options, async (engine, fixtures) => {
-  const fixture = await seededWithPatients(engine, options.assessments);
+  // Over 3 patient records in 10, in a database of its own.
+  const fixture = await seededFixture(engine, options.assessments, {
+    patients: Math.max(1, Math.round(options.assessments * 0.3)),
+    label: 'worklists',
+    keep: options.keep,
+  });
   fixtures.push(fixture);
   const server = await startServer(fixture);
   try {
