@@ -1,4 +1,3 @@
-import { assessmentSchema, type Assessment } from '../../shared/api/assessments.ts';
 import {
   agreementSummarySchema,
   reviewSchema,
@@ -11,17 +10,6 @@ import { downloadAttachment } from './reports.ts';
 
 function reviewPath(assessmentId: string): string {
   return `/api/assessments/${encodeURIComponent(assessmentId)}/review`;
-}
-
-/** The assessment a doctor reviews: patient data, answers and the rules' results. */
-export function getReviewedAssessment(
-  assessmentId: string,
-  signal?: AbortSignal,
-): Promise<Assessment> {
-  return apiRequest(`/api/assessments/${encodeURIComponent(assessmentId)}`, {
-    schema: assessmentSchema,
-    signal,
-  });
 }
 
 export function getReview(assessmentId: string, signal?: AbortSignal): Promise<Review> {

@@ -3,13 +3,11 @@ import { useNavigate } from 'react-router';
 import { DEFAULT_RULE_SET, score, type AssessmentResult } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
-import {
-  getAssessment,
-  saveNewAssessment,
-  signOffAssessment,
-  updateAssessment,
-} from '../api/assessments.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { getAssessment, saveNewAssessment, updateAssessment } from '../api/assessments.ts';
 import { ApiError } from '../api/client.ts';
+import { assessmentStored, queryKeys } from './serverState.ts';
+import { useSignOffAssessment } from './useAssessment.ts';
 import { notifySuccess } from '../components/assessment/notify.ts';
 import { errorMessage } from '../forms.ts';
 import { useOutbox } from '../offline/OutboxContext.ts';
@@ -106,6 +104,8 @@ export function useAssessmentWizard({
   const [activeRuleSet, setActiveRuleSet] = useState<ActiveRuleSet>({ status: 'loading' });
   const outbox = useOutbox();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signOffMutation = useSignOffAssessment();
   useEffect(() => {
     const controller = new AbortController();
     listRuleSetsOrCopy(controller.signal).then(
@@ -231,6 +231,7 @@ export function useAssessmentWizard({
               user.displayName,
             );
       acceptStored(assessment, formSent);
+      void assessmentStored(queryClient, assessment);
       // A save reopened from the outbox (refused there) has now reached the server.
       if (outbox.entries.some((entry) => entry.draft.code === record.code)) {
         void outbox.forget(record.code);
@@ -283,7 +284,10 @@ export function useAssessmentWizard({
     setFailure(null);
     setConflict(null);
     try {
-      const assessment = await signOffAssessment(saved.id, record.baseVersion ?? saved.version);
+      const assessment = await signOffMutation.mutateAsync({
+        id: saved.id,
+        version: record.baseVersion ?? saved.version,
+      });
       acceptStored(assessment, form);
       notifySuccess('Assessment signed off.');
       return true;
@@ -304,6 +308,7 @@ export function useAssessmentWizard({
     setReloading(true);
     try {
       const fresh = await getAssessment(saved.id);
+      queryClient.setQueryData(queryKeys.assessment(fresh.id), fresh);
       setRecord((current) => ({
         ...current,
         saved: fresh,

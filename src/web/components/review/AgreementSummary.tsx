@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   Accordion,
   Alert,
@@ -18,18 +18,15 @@ import {
   MATRIX_STATUSES,
   type AgreementSummary as Agreement,
 } from '../../../shared/api/reviews.ts';
-import { downloadAgreementCsv, getAgreementSummary } from '../../api/reviews.ts';
+import { downloadAgreementCsv } from '../../api/reviews.ts';
 import { ScrollableTable } from '../ScrollableTable.tsx';
 import { errorMessage } from '../../forms.ts';
+import { useAgreement } from '../../hooks/useAgreement.ts';
+import { offlineTexts } from '../../offline/texts.ts';
 import { agreedWithShare } from './reviewDisplay.ts';
 import { noDates, type DateRange } from '../dateRange.ts';
 import { kappaText, reviewDay } from './agreementDisplay.ts';
 import { DateRangeForm } from '../DateRangeForm.tsx';
-
-type AgreementLoad =
-  | { status: 'loading' }
-  | { status: 'failed'; message: string }
-  | { status: 'loaded'; summary: Agreement };
 
 type ConditionAgreement = Agreement['conditions'][number];
 
@@ -216,19 +213,9 @@ function DownloadCsvButton({ dates }: { dates: DateRange }) {
  */
 export function AgreementSummary() {
   const [dates, setDates] = useState<DateRange>(noDates);
-  const [load, setLoad] = useState<AgreementLoad>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    getAgreementSummary(asQuery(dates), controller.signal).then(
-      (summary) => setLoad({ status: 'loaded', summary }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoad({ status: 'failed', message: errorMessage(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [dates]);
+  const agreement = useAgreement(asQuery(dates));
+  const summary = agreement.data;
+  const offline = summary === undefined && agreement.fetchStatus === 'paused';
 
   return (
     <Card withBorder component="section" aria-labelledby="agreement-summary" padding="md">
@@ -246,18 +233,23 @@ export function AgreementSummary() {
       </Group>
       <Stack gap="md">
         <DateRangeForm label="Doctor Agreement dates" applied={dates} onApply={setDates} />
-        {load.status === 'loading' && (
+        {summary === undefined && agreement.isPending && !offline && (
           <Group gap="sm" role="status">
             <Loader size="sm" aria-hidden />
             <Text size="sm">Loading agreement...</Text>
           </Group>
         )}
-        {load.status === 'failed' && (
-          <Alert color="red" title="The agreement summary could not be loaded">
-            {load.message}
+        {offline && (
+          <Alert color="gray" title={offlineTexts.offlineTitle} role="status">
+            {offlineTexts.needsConnection}
           </Alert>
         )}
-        {load.status === 'loaded' && <AgreementFigures summary={load.summary} />}
+        {summary === undefined && agreement.isError && (
+          <Alert color="red" title="The agreement summary could not be loaded">
+            {errorMessage(agreement.error)}
+          </Alert>
+        )}
+        {summary !== undefined && <AgreementFigures summary={summary} />}
       </Stack>
     </Card>
   );

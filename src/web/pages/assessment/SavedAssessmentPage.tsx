@@ -1,18 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Assessment } from '../../../shared/api/assessments.ts';
-import { getAssessment } from '../../api/assessments.ts';
+import { useAssessment } from '../../hooks/useAssessment.ts';
 import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
+import { offlineTexts } from '../../offline/texts.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
 import { readDraftFor } from './draft.ts';
 import { formFromAssessment } from './form.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
-
-type AssessmentLoad =
-  { status: 'loading' } | { status: 'failed' } | { status: 'loaded'; assessment: Assessment };
 
 /** The stored assessment, with this tab's unsaved changes to it when there are any. */
 function initialRecord(assessment: Assessment, userId: string): WizardRecord {
@@ -52,34 +50,31 @@ function LoadedAssessment({ assessment, userId }: { assessment: Assessment; user
 
 function SavedAssessment({ id }: { id: string }) {
   const user = useSignedInUser();
-  const [load, setLoad] = useState<AssessmentLoad>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const query = useAssessment(id);
+  // The wizard opens on the assessment as the server has it now (its version is what an update
+  // names), not on an older cached copy unless offline, and stays open whatever later reads bring.
+  const [opened, setOpened] = useState<Assessment | null>(null);
+  const paused = query.fetchStatus === 'paused';
+  const current = query.isFetchedAfterMount || paused ? query.data : undefined;
+  if (opened === null && current !== undefined && !query.isError) setOpened(current);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    getAssessment(id, controller.signal).then(
-      (assessment) => setLoad({ status: 'loaded', assessment }),
-      () => {
-        if (!controller.signal.aborted) setLoad({ status: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [id, attempt]);
-
-  switch (load.status) {
-    case 'loading':
-      return (
-        <Group gap="sm" role="status">
-          <Loader size="sm" />
-          <Text>Loading results...</Text>
-        </Group>
-      );
-    case 'failed':
-      return <LoadFailed onRetry={() => setAttempt((n) => n + 1)} />;
-    case 'loaded':
-      return <LoadedAssessment assessment={load.assessment} userId={user.id} />;
+  if (opened !== null) return <LoadedAssessment assessment={opened} userId={user.id} />;
+  if (query.isError && !query.isFetching) {
+    return <LoadFailed onRetry={() => void query.refetch()} />;
   }
+  if (paused) {
+    return (
+      <Alert color="gray" title={offlineTexts.offlineTitle} role="status">
+        {offlineTexts.needsConnection}
+      </Alert>
+    );
+  }
+  return (
+    <Group gap="sm" role="status">
+      <Loader size="sm" />
+      <Text>Loading results...</Text>
+    </Group>
+  );
 }
 
 /** `/assessments/:id`: a saved assessment, opened at its results (spec 4). */

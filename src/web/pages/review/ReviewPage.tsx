@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
   Alert,
@@ -24,13 +25,14 @@ import {
   type Review,
   type ReviewedCondition,
 } from '../../../shared/api/reviews.ts';
-import { getReview, getReviewedAssessment, lockReview, saveReview } from '../../api/reviews.ts';
 import { NextReviewButton } from '../../components/review/NextReviewButton.tsx';
 import { ApiError } from '../../api/client.ts';
 import { ConditionReviewCard } from '../../components/review/ConditionReviewCard.tsx';
 import { formatLocalDateTime } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
+import { useAssessment } from '../../hooks/useAssessment.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { fetchReview, useLockReview, useReview, useSaveReview } from '../../hooks/useReview.ts';
 import { safeGreen } from '../../components/assessment/display.ts';
 import {
   changeReview,
@@ -44,11 +46,6 @@ import {
 } from '../../components/review/reviewDisplay.ts';
 import classes from './ReviewPage.module.css';
 import { formatBmi, notRecorded } from '../../../shared/display.ts';
-
-type AssessmentLoad =
-  | { status: 'loading' }
-  | { status: 'failed'; message: string }
-  | { status: 'loaded'; assessment: Assessment };
 
 interface ReviewState {
   locked: boolean;
@@ -177,63 +174,69 @@ function FeedbackAlert({ feedback, onClose }: { feedback: ReviewFeedback; onClos
 export function ReviewPage() {
   usePageTitle('Doctor Review');
   const { id = '' } = useParams();
-  const [load, setLoad] = useState<AssessmentLoad>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const [review, setReview] = useState<ReviewState>(defaultReview);
+  // Another assessment (Next Review) starts afresh: nothing of this one's review may carry over.
+  return <AssessmentReview key={id} id={id} />;
+}
+
+function AssessmentReview({ id }: { id: string }) {
+  const assessmentQuery = useAssessment(id);
+  const reviewQuery = useReview(id);
+  const saveMutation = useSaveReview(id);
+  const lockMutation = useLockReview(id);
+  const queryClient = useQueryClient();
+  // The rows being edited: taken once from the review as the server has it when the page opens.
+  const [review, setReview] = useState<ReviewState | null>(null);
   const [busy, setBusy] = useState<'saving' | 'locking' | null>(null);
   const [feedback, setFeedback] = useState<ReviewFeedback | null>(null);
   const [confirmOpened, confirm] = useDisclosure(false);
 
+  const reviewError = reviewQuery.error;
   useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    setLoad({ status: 'loading' });
-    setFeedback(null);
-    const reviewLoad = getReview(id, signal).then(reviewState, (error: unknown) => {
-      if (!signal.aborted) logReviewLoadFailure(error);
-      return defaultReview;
-    });
-    Promise.all([getReviewedAssessment(id, signal), reviewLoad]).then(
-      ([assessment, loadedReview]) => {
-        setReview(loadedReview);
-        setLoad({ status: 'loaded', assessment });
-      },
-      (error: unknown) => {
-        if (!signal.aborted) setLoad({ status: 'failed', message: errorMessage(error) });
-      },
+    if (reviewError !== null) logReviewLoadFailure(reviewError);
+  }, [reviewError]);
+  const reviewSettled = reviewQuery.isFetchedAfterMount && !reviewQuery.isFetching;
+  const assessmentFresh = assessmentQuery.isFetchedAfterMount && assessmentQuery.isSuccess;
+  if (review === null && reviewSettled && assessmentFresh) {
+    setReview(
+      reviewQuery.data === undefined || reviewQuery.isError
+        ? defaultReview
+        : reviewState(reviewQuery.data),
     );
-    return () => controller.abort();
-  }, [id, attempt]);
+  }
 
   const reloadReview = useCallback(async () => {
     try {
-      setReview(reviewState(await getReview(id)));
+      setReview(reviewState(await fetchReview(queryClient, id)));
     } catch (error) {
       logReviewLoadFailure(error);
     }
-  }, [id]);
+  }, [queryClient, id]);
 
   const changeRow = useCallback(
     (
       condition: Condition,
       change: Partial<Pick<ReviewedCondition, 'agreed' | 'comments' | 'doctorStatus'>>,
     ) => {
-      setReview((current) => ({
-        ...current,
-        rows: current.rows.map((row) =>
-          row.condition === condition ? changeReview(row, change) : row,
-        ),
-      }));
+      setReview((current) =>
+        current === null
+          ? current
+          : {
+              ...current,
+              rows: current.rows.map((row) =>
+                row.condition === condition ? changeReview(row, change) : row,
+              ),
+            },
+      );
     },
     [],
   );
 
-  async function save() {
+  async function save(rows: ReviewedCondition[]) {
     setBusy('saving');
     setFeedback(null);
     try {
       // Only the conditions the doctor chose are sent; the others stay not reviewed.
-      setReview(reviewState(await saveReview(id, chosenReviews(review.rows))));
+      setReview(reviewState(await saveMutation.mutateAsync(chosenReviews(rows))));
       setFeedback({ success: true, title: reviewTexts.saved });
     } catch (error) {
       const failure = saveFailure(error);
@@ -244,13 +247,13 @@ export function ReviewPage() {
     }
   }
 
-  async function finalize() {
+  async function finalize(rows: ReviewedCondition[]) {
     confirm.close();
     setBusy('locking');
     setFeedback(null);
     try {
       // The current rows are saved and locked in one step, so nothing typed since the last save is lost.
-      setReview(reviewState(await lockReview(id, chosenReviews(review.rows))));
+      setReview(reviewState(await lockMutation.mutateAsync(chosenReviews(rows))));
       setFeedback({ success: true, title: reviewTexts.locked });
     } catch (error) {
       const failure = lockFailure(error);
@@ -261,7 +264,34 @@ export function ReviewPage() {
     }
   }
 
-  if (load.status === 'loading') {
+  const assessment = assessmentQuery.data;
+  const failedFirst = assessmentQuery.isError && !assessmentQuery.isFetching && review === null;
+  if (failedFirst) {
+    const message = errorMessage(assessmentQuery.error);
+    return (
+      <Container size="lg">
+        <Alert color="red" title={reviewTexts.loadFailed}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">
+              {message === reviewTexts.loadFailed ? reviewTexts.loadFailedRetry : message}
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => {
+                void assessmentQuery.refetch();
+                void reviewQuery.refetch();
+              }}
+            >
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      </Container>
+    );
+  }
+
+  if (review === null || assessment === undefined) {
     return (
       <Container size="lg">
         <Group gap="sm" role="status">
@@ -272,24 +302,6 @@ export function ReviewPage() {
     );
   }
 
-  if (load.status === 'failed') {
-    return (
-      <Container size="lg">
-        <Alert color="red" title={reviewTexts.loadFailed}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">
-              {load.message === reviewTexts.loadFailed ? reviewTexts.loadFailedRetry : load.message}
-            </Text>
-            <Button size="xs" variant="default" onClick={() => setAttempt((n) => n + 1)}>
-              Try Again
-            </Button>
-          </Stack>
-        </Alert>
-      </Container>
-    );
-  }
-
-  const { assessment } = load;
   const results = [...assessment.results.conditions].sort(
     (a, b) => CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition),
   );
@@ -355,7 +367,7 @@ export function ReviewPage() {
                   </Text>
                   <Group gap="sm">
                     <Button
-                      onClick={() => void save()}
+                      onClick={() => void save(review.rows)}
                       loading={busy === 'saving'}
                       disabled={locked || busy !== null}
                     >
@@ -389,7 +401,7 @@ export function ReviewPage() {
             <Button variant="default" onClick={confirm.close}>
               Cancel
             </Button>
-            <Button color="red.9" onClick={() => void finalize()}>
+            <Button color="red.9" onClick={() => void finalize(review.rows)}>
               Lock Review
             </Button>
           </Group>
