@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { secondFactorTexts } from '../../shared/api/second-factor.ts';
 import type { AppContext } from '../context.ts';
-import { bool, type Executor } from '../db/repositories/executor.ts';
+import type { Executor } from '../db/repositories/executor.ts';
 import { secondFactorsRepository } from '../db/repositories/second-factors.ts';
 import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import type { SecondFactorChallengePurpose } from '../db/schema.ts';
@@ -72,7 +72,7 @@ export async function challengedUser(
     context.now().getTime() - Date.parse(challenge.created_at) >= challengeLifetimeMs
       ? undefined
       : await usersRepository.findById(db, challenge.user_id);
-  if (user === undefined || bool(user.disabled)) {
+  if (user === undefined || user.disabled) {
     throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
   }
   return user;

@@ -5,7 +5,6 @@ import {
   type SessionUser,
 } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
-import { bool } from '../db/repositories/executor.ts';
 import { loginThrottleRepository } from '../db/repositories/sessions.ts';
 import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
@@ -105,7 +104,7 @@ export async function login(
     attempt.password,
     user?.password_hash ?? (await decoyPasswordHash(context.passwordCost)),
   );
-  if (user === undefined || !passwordMatches || bool(user.disabled)) {
+  if (user === undefined || !passwordMatches || user.disabled) {
     await context.database.transaction(async (trx) => {
       await loginThrottleRepository.increment(
         trx,

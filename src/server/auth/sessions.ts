@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
-import { bool } from '../db/repositories/executor.ts';
 import { sessionsRepository } from '../db/repositories/sessions.ts';
 
 export const sessionCookieName = 'triage_session';
@@ -39,7 +38,7 @@ export async function resolveSession(
   const db = context.database.db;
   const idHash = hashSessionId(sessionId);
   const session = await sessionsRepository.findWithUser(db, idHash);
-  if (session === undefined || session.ended_at !== null || bool(session.disabled)) return null;
+  if (session === undefined || session.ended_at !== null || session.disabled) return null;
 
   const now = context.now();
   const idleLimit = context.config.sessionIdleMinutes * 60_000;

@@ -1,17 +1,17 @@
 import { sql, type Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../schema.ts';
-import type { Executor } from './executor.ts';
+import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
 export type SessionWithUser = Selectable<SessionsTable> &
-  Pick<Selectable<UsersTable>, 'username' | 'display_name' | 'role' | 'disabled'>;
+  WithBooleans<Pick<Selectable<UsersTable>, 'username' | 'display_name' | 'role' | 'disabled'>>;
 
 export const sessionsRepository = {
   async insert(db: Executor, row: Selectable<SessionsTable>): Promise<void> {
     await db.insertInto('sessions').values(row).execute();
   },
 
-  findWithUser(db: Executor, idHash: string): Promise<SessionWithUser | undefined> {
-    return db
+  async findWithUser(db: Executor, idHash: string): Promise<SessionWithUser | undefined> {
+    const row = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select([
@@ -27,6 +27,7 @@ export const sessionsRepository = {
       ])
       .where('sessions.id_hash', '=', idHash)
       .executeTakeFirst();
+    return row === undefined ? undefined : readBooleans(row, ['disabled']);
   },
 
   async touch(db: Executor, idHash: string, at: string): Promise<void> {

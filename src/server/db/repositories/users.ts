@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely';
 import type { User } from '../../../shared/api/users.ts';
 import type { DatabaseEngine } from '../database.ts';
 import type { UsersTable } from '../schema.ts';
-import { bool, type Executor } from './executor.ts';
+import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
-export type UserRow = Selectable<UsersTable>;
+export type UserRow = WithBooleans<Selectable<UsersTable>>;
 
 export function presentUser(row: UserRow): User {
   return {
@@ -12,7 +12,7 @@ export function presentUser(row: UserRow): User {
     username: row.username,
     displayName: row.display_name,
     role: row.role,
-    disabled: bool(row.disabled),
+    disabled: row.disabled,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -26,16 +26,23 @@ export const usersRepository = {
     await db.insertInto('users').values(row).execute();
   },
 
-  findById(db: Executor, id: string): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  async findById(db: Executor, id: string): Promise<UserRow | undefined> {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : readBooleans(row, ['disabled']);
   },
 
-  findByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  async findByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
+    return row === undefined ? undefined : readBooleans(row, ['disabled']);
   },
 
-  list(db: Executor): Promise<UserRow[]> {
-    return db.selectFrom('users').selectAll().orderBy('username').execute();
+  async list(db: Executor): Promise<UserRow[]> {
+    const rows = await db.selectFrom('users').selectAll().orderBy('username').execute();
+    return rows.map((row) => readBooleans(row, ['disabled']));
   },
 
   /**
