@@ -45,6 +45,8 @@ const keys = {
   review: queryKeys.review('a1'),
   awaitingReview: queryKeys.worklist('awaitingReview'),
   followUp: queryKeys.worklist('followUp'),
+  awaitingCount: queryKeys.worklist('awaitingReview', 1),
+  patient: queryKeys.patient('p1'),
 };
 
 /** A client holding an answer under every key, none of them stale by invalidation yet. */
@@ -74,6 +76,9 @@ describe('query keys', () => {
     );
     expect(queryKeys.assessment('a1')).not.toEqual(queryKeys.assessment('a2'));
     expect(queryKeys.review('a1')).not.toEqual(queryKeys.assessment('a1'));
+    expect(queryKeys.worklist('awaitingReview', 1)).not.toEqual(
+      queryKeys.worklist('awaitingReview'),
+    );
   });
 
   it('are the same for the same request whatever else the filter object carries', () => {
@@ -91,7 +96,15 @@ describe('what a change refreshes', () => {
     await assessmentStored(client, stored);
     expect(client.getQueryData(keys.assessment)).toEqual(stored);
     expect(invalidated(client).sort()).toEqual(
-      ['awaitingReview', 'followUp', 'history', 'otherHistory', 'population'].sort(),
+      [
+        'awaitingCount',
+        'awaitingReview',
+        'followUp',
+        'history',
+        'otherHistory',
+        'patient',
+        'population',
+      ].sort(),
     );
   });
 
@@ -99,7 +112,15 @@ describe('what a change refreshes', () => {
     const client = seeded();
     await assessmentListsChanged(client);
     expect(invalidated(client).sort()).toEqual(
-      ['awaitingReview', 'followUp', 'history', 'otherHistory', 'population'].sort(),
+      [
+        'awaitingCount',
+        'awaitingReview',
+        'followUp',
+        'history',
+        'otherHistory',
+        'patient',
+        'population',
+      ].sort(),
     );
   });
 
@@ -115,7 +136,15 @@ describe('what a change refreshes', () => {
     await reviewLocked(client, 'a1', review);
     expect(client.getQueryData(keys.review)).toEqual(review);
     expect(invalidated(client).sort()).toEqual(
-      ['agreement', 'assessment', 'awaitingReview', 'followUp', 'history', 'otherHistory'].sort(),
+      [
+        'agreement',
+        'assessment',
+        'awaitingCount',
+        'awaitingReview',
+        'followUp',
+        'history',
+        'otherHistory',
+      ].sort(),
     );
   });
 
@@ -131,7 +160,7 @@ describe('what a change refreshes', () => {
     expect(client.getQueryData(keys.review)).toBeUndefined();
     expect(client.getQueryData(keys.otherAssessment)).toBeDefined();
     expect(invalidated(client).sort()).toEqual(
-      ['agreement', 'awaitingReview', 'followUp', 'population'].sort(),
+      ['agreement', 'awaitingCount', 'awaitingReview', 'followUp', 'patient', 'population'].sort(),
     );
   });
 });

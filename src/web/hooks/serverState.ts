@@ -17,10 +17,15 @@ export const queryKeys = {
   agreement: (dates: AgreementDates) => ['agreement', { from: dates.from, to: dates.to }] as const,
   assessment: (id: string) => ['assessment', id] as const,
   review: (assessmentId: string) => ['review', assessmentId] as const,
-  worklist: (name: 'awaitingReview' | 'followUp') => ['worklist', name] as const,
+  /** A patient record with its live assessments. */
+  patient: (id: string) => ['patient', id] as const,
+  /** A worklist's pages (their cursor is the pages' parameter); `limit` left out is the server's. */
+  worklist: (name: 'awaitingReview' | 'followUp', limit?: number) =>
+    ['worklist', name, { limit }] as const,
 } as const;
 
-type Resource = 'history' | 'population' | 'agreement' | 'assessment' | 'review' | 'worklist';
+type Resource =
+  'history' | 'population' | 'agreement' | 'assessment' | 'review' | 'worklist' | 'patient';
 
 function refresh(client: QueryClient, resources: readonly Resource[]): Promise<void> {
   return Promise.all(
@@ -29,7 +34,7 @@ function refresh(client: QueryClient, resources: readonly Resource[]): Promise<v
 }
 
 /** Lists that count or show assessments, which a save, sign-off or upload changes. */
-const assessmentLists = ['history', 'population', 'worklist'] as const;
+const assessmentLists = ['history', 'population', 'worklist', 'patient'] as const;
 
 /** An update or sign-off answered with the stored assessment: it is the cached one from now on. */
 export function assessmentStored(client: QueryClient, assessment: Assessment): Promise<void> {
@@ -94,5 +99,5 @@ export function assessmentDeleted(client: QueryClient, id: string): Promise<void
   );
   client.removeQueries({ queryKey: queryKeys.assessment(id) });
   client.removeQueries({ queryKey: queryKeys.review(id) });
-  return refresh(client, ['population', 'agreement', 'worklist']);
+  return refresh(client, ['population', 'agreement', 'worklist', 'patient']);
 }

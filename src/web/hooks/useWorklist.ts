@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import type { WorklistPageOptions } from '../api/worklists.ts';
 import { errorMessage } from '../forms.ts';
+import { queryKeys } from './serverState.ts';
 
 interface Page<T> {
   items: T[];
@@ -13,44 +15,56 @@ export type WorklistState<T> =
   | { status: 'failed'; message: string }
   | { status: 'loaded'; items: T[]; total: number; nextCursor: string | null; more: boolean };
 
-/** A worklist read page by page: the first page on mount, the next on `loadMore`. */
-export function useWorklist<T>(read: (options: WorklistPageOptions) => Promise<Page<T>>): {
-  state: WorklistState<T>;
-  loadMore: () => void;
-  retry: () => void;
-} {
-  const [state, setState] = useState<WorklistState<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+/** What the page shows of a worklist query: its pages joined, or why they could not be read. */
+export function worklistState<T>(query: {
+  pages: readonly Page<T>[] | undefined;
+  error: unknown;
+  fetching: boolean;
+  fetchingMore: boolean;
+}): WorklistState<T> {
+  if (query.error !== null && !query.fetching) {
+    return { status: 'failed', message: errorMessage(query.error) };
+  }
+  const last = query.pages?.at(-1);
+  if (query.pages === undefined || last === undefined) return { status: 'loading' };
+  return {
+    status: 'loaded',
+    items: query.pages.flatMap((page) => page.items),
+    total: last.total,
+    nextCursor: last.nextCursor,
+    more: query.fetchingMore,
+  };
+}
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    read({ signal: controller.signal }).then(
-      (page) => setState({ status: 'loaded', ...page, more: false }),
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setState({ status: 'failed', message: errorMessage(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [read, attempt]);
-
+/**
+ * A worklist read page by page through TanStack Query: the first page on mount, the next on
+ * `loadMore`; a sign-off, review lock or delete elsewhere invalidates it.
+ */
+export function useWorklist<T>(
+  name: 'awaitingReview' | 'followUp',
+  read: (options: WorklistPageOptions) => Promise<Page<T>>,
+): { state: WorklistState<T>; loadMore: () => void; retry: () => void } {
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.worklist(name),
+    queryFn: ({ pageParam, signal }) => read({ cursor: pageParam, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const { data, error, isFetching, isFetchingNextPage, hasNextPage, fetchNextPage, refetch } =
+    query;
+  const state = useMemo(
+    () =>
+      worklistState({
+        pages: data?.pages,
+        error,
+        fetching: isFetching,
+        fetchingMore: isFetchingNextPage,
+      }),
+    [data, error, isFetching, isFetchingNextPage],
+  );
   const loadMore = useCallback(() => {
-    if (state.status !== 'loaded' || state.nextCursor === null || state.more) return;
-    const shown = state;
-    setState({ ...shown, more: true });
-    read({ cursor: shown.nextCursor ?? undefined }).then(
-      (page) =>
-        setState({
-          status: 'loaded',
-          items: [...shown.items, ...page.items],
-          total: page.total,
-          nextCursor: page.nextCursor,
-          more: false,
-        }),
-      (error: unknown) => setState({ status: 'failed', message: errorMessage(error) }),
-    );
-  }, [read, state]);
-
-  return { state, loadMore, retry: () => setAttempt((n) => n + 1) };
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const retry = useCallback(() => void refetch(), [refetch]);
+  return { state, loadMore, retry };
 }

@@ -19,13 +19,13 @@ import type { Patient, PatientAssessment } from '../../../shared/api/patients.ts
 import { formatScore, notRecorded } from '../../../shared/display.ts';
 import { can } from '../../../shared/permissions.ts';
 import { ApiError } from '../../api/client.ts';
-import { getPatient, patientAssessments } from '../../api/patients.ts';
 import { RiskStatusBadge } from '../../components/assessment/RiskStatusBadge.tsx';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
 import { formatLocalDateTime } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePatient } from '../../hooks/usePatient.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { BmiChart, StatusCharts } from './PatientCharts.tsx';
 import classes from './PatientPage.module.css';
@@ -36,6 +36,15 @@ type PatientLoad =
   | { status: 'notFound' }
   | { status: 'failed'; message: string }
   | { status: 'loaded'; patient: Patient; assessments: PatientAssessment[] };
+
+function patientLoad(query: ReturnType<typeof usePatient>): PatientLoad {
+  if (query.isError && !query.isFetching) {
+    return query.error instanceof ApiError && query.error.status === 404
+      ? { status: 'notFound' }
+      : { status: 'failed', message: errorMessage(query.error) };
+  }
+  return query.data === undefined ? { status: 'loading' } : { status: 'loaded', ...query.data };
+}
 
 /** The table lists this many of the latest assessments until the user asks for them all. */
 const latestShown = 10;
@@ -257,25 +266,8 @@ function PatientRecord({
 export function PatientPage() {
   usePageTitle('Patient');
   const { id = '' } = useParams();
-  const [load, setLoad] = useState<PatientLoad>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    Promise.all([
-      getPatient(id, controller.signal),
-      patientAssessments(id, controller.signal),
-    ]).then(
-      ([patient, assessments]) => setLoad({ status: 'loaded', patient, assessments }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) setLoad({ status: 'notFound' });
-        else setLoad({ status: 'failed', message: errorMessage(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [id, attempt]);
+  const query = usePatient(id);
+  const load = patientLoad(query);
 
   return (
     <Container size="xl" px={0}>
@@ -302,7 +294,7 @@ export function PatientPage() {
             <Alert color="red" title="Error Loading Patient">
               <Stack gap="sm" align="flex-start">
                 <Text size="sm">{load.message}</Text>
-                <Button size="xs" color="red.8" onClick={() => setAttempt((n) => n + 1)}>
+                <Button size="xs" color="red.8" onClick={() => void query.refetch()}>
                   Try Again
                 </Button>
               </Stack>
@@ -311,7 +303,8 @@ export function PatientPage() {
         )}
 
         {load.status === 'loaded' && (
-          <PatientRecord patient={load.patient} assessments={load.assessments} />
+          // Another patient's record starts with its own table and charts, never this one's.
+          <PatientRecord key={id} patient={load.patient} assessments={load.assessments} />
         )}
       </Stack>
     </Container>

@@ -72,7 +72,7 @@ function FollowUpTable({ items }: { items: readonly FollowUpItem[] }) {
 /** Patients whose latest assessment has a condition at High or Moderate, the earliest due first. */
 export function FollowUpPage() {
   usePageTitle('Follow-up Due');
-  const { state, loadMore, retry } = useWorklist(followUpDue);
+  const { state, loadMore, retry } = useWorklist('followUp', followUpDue);
   return (
     <WorklistFrame
       title="Follow-up Due"

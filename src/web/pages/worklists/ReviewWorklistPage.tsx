@@ -70,7 +70,7 @@ function ReviewTable({ items }: { items: readonly ReviewWorklistItem[] }) {
 /** Signed-off assessments whose doctor review is not finalized, most urgent first. */
 export function ReviewWorklistPage() {
   usePageTitle('Awaiting Review');
-  const { state, loadMore, retry } = useWorklist(awaitingReview);
+  const { state, loadMore, retry } = useWorklist('awaitingReview', awaitingReview);
   return (
     <WorklistFrame
       title="Awaiting Review"
