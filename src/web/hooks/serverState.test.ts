@@ -131,7 +131,7 @@ describe('what a change refreshes', () => {
     expect(invalidated(client)).toEqual([]);
   });
 
-  it('a locked review refreshes the agreement, the assessment, the worklists and the history', async () => {
+  it('a locked review refreshes the agreement, the assessment, the worklists, the history and patients', async () => {
     const client = seeded();
     await reviewLocked(client, 'a1', review);
     expect(client.getQueryData(keys.review)).toEqual(review);
@@ -144,6 +144,7 @@ describe('what a change refreshes', () => {
         'followUp',
         'history',
         'otherHistory',
+        'patient',
       ].sort(),
     );
   });

@@ -57,7 +57,7 @@ export function reviewSaved(client: QueryClient, assessmentId: string, review: R
 
 /**
  * A locked review joins the Doctor Agreement, leaves Awaiting Review and changes how the
- * assessment and its history row read.
+ * assessment, its history row and its patient record's table read.
  */
 export function reviewLocked(
   client: QueryClient,
@@ -67,7 +67,7 @@ export function reviewLocked(
   client.setQueryData(queryKeys.review(assessmentId), review);
   return Promise.all([
     client.invalidateQueries({ queryKey: queryKeys.assessment(assessmentId) }),
-    refresh(client, ['agreement', 'worklist', 'history']),
+    refresh(client, ['agreement', 'worklist', 'history', 'patient']),
   ]).then(() => undefined);
 }
 
