@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import {
   AppShell,
@@ -7,7 +7,6 @@ import {
   Burger,
   Button,
   Group,
-  Menu,
   NavLink,
   Stack,
   Text,
@@ -19,13 +18,15 @@ import { can, type Action } from '../../shared/permissions.ts';
 import { productTexts } from '../../shared/texts.ts';
 import { useAwaitingReviewCount } from '../hooks/useAwaitingReviewCount.ts';
 import { useSession, useSignedInUser } from '../hooks/useSession.ts';
-import { roleLabels } from '../format.ts';
+import { useWhenIdle } from '../hooks/useWhenIdle.ts';
 import { errorMessage } from '../forms.ts';
 import { OfflineGate } from '../offline/OfflineGate.tsx';
 import { OfflineStatus } from '../offline/OfflineStatus.tsx';
 import { useOutbox } from '../offline/OutboxContext.ts';
 import { AppFooter } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
+import { UserIdentity, userMenuLabel } from './UserIdentity.tsx';
+import type { UserMenu, UserMenuHandoff } from './UserMenu.tsx';
 
 // Asked only when signing out with saves waiting; its modal is not part of the first view.
 const SignOutConfirm = lazy(() =>
@@ -82,35 +83,42 @@ function NavigationLink({
   );
 }
 
-function UserIdentity({ align }: { align: 'left' | 'right' }) {
+/**
+ * The user menu. Its popover library is not needed for the first view, so a button that looks the
+ * same stands in until the browser is idle or the user reaches for it; the menu then takes over
+ * the focus and an open request the stand-in received.
+ */
+function UserMenuSlot() {
   const user = useSignedInUser();
+  const [LoadedMenu, setLoadedMenu] = useState<typeof UserMenu | null>(null);
+  const [handoff, setHandoff] = useState<UserMenuHandoff>({ focused: false, opened: false });
+  // A failed load leaves the stand-in; the next reach for it tries again.
+  const load = useCallback(() => {
+    import('./UserMenu.tsx').then(
+      (module) => setLoadedMenu(() => module.UserMenu),
+      () => undefined,
+    );
+  }, []);
+  useWhenIdle(load);
+  if (LoadedMenu !== null) {
+    return <LoadedMenu secondFactorPath={secondFactorPath} handoff={handoff} />;
+  }
   return (
-    <Box ta={align}>
-      <Text size="sm" fw={600} lh={1.3}>
-        {user.displayName}
-      </Text>
-      <Text size="xs" c="dimmed" lh={1.3}>
-        {roleLabels[user.role]}
-      </Text>
-    </Box>
-  );
-}
-
-/** The user's name and role opening the user menu: the account's own pages. */
-function UserMenu() {
-  const user = useSignedInUser();
-  const navigate = useNavigate();
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <UnstyledButton aria-label={`${user.displayName}, ${roleLabels[user.role]}: user menu`}>
-          <UserIdentity align="right" />
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => void navigate(secondFactorPath)}>Two-step sign-in</Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <UnstyledButton
+      aria-label={userMenuLabel(user)}
+      onPointerEnter={load}
+      onFocus={() => {
+        load();
+        setHandoff((state) => ({ ...state, focused: true }));
+      }}
+      onBlur={() => setHandoff((state) => ({ ...state, focused: false }))}
+      onClick={() => {
+        load();
+        setHandoff((state) => ({ ...state, opened: true }));
+      }}
+    >
+      <UserIdentity align="right" />
+    </UnstyledButton>
   );
 }
 
@@ -202,7 +210,7 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap">
             <OfflineStatus />
             <Box visibleFrom="sm">
-              <UserMenu />
+              <UserMenuSlot />
             </Box>
             <SignOutButton />
           </Group>
