@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Container, Stack, Title } from '@mantine/core';
 import { CONDITIONS } from '../../../engine/index.ts';
@@ -7,18 +7,42 @@ import { AssessmentBadges } from '../../components/assessment/AssessmentBadges.t
 import { StepBar } from '../../components/assessment/StepBar.tsx';
 import { useAssessmentWizard, type WizardRecord } from '../../hooks/useAssessmentWizard.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { useWhenIdle } from '../../hooks/useWhenIdle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
+import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { DemographicsStep } from './DemographicsStep.tsx';
-import { ManagementStep } from './ManagementStep.tsx';
-import { ResultsStep } from './ResultsStep.tsx';
-import { RiskFactorsStep } from './RiskFactorsStep.tsx';
 import { canOpenStep, firstStep, isStepComplete, landingStep, resultsStep } from './steps.ts';
 import {
   parseStep,
   wizardSteps,
   type WizardStep,
 } from '../../components/assessment/wizardSteps.ts';
-import { SymptomsStep } from './SymptomsStep.tsx';
+
+// Only the step shown first is part of the wizard's first view; the others load once the
+// browser is idle, so that moving on does not wait for them.
+const laterSteps = {
+  riskFactors: () => import('./RiskFactorsStep.tsx'),
+  symptoms: () => import('./SymptomsStep.tsx'),
+  management: () => import('./ManagementStep.tsx'),
+  results: () => import('./ResultsStep.tsx'),
+};
+const RiskFactorsStep = lazy(() =>
+  laterSteps.riskFactors().then((module) => ({ default: module.RiskFactorsStep })),
+);
+const SymptomsStep = lazy(() =>
+  laterSteps.symptoms().then((module) => ({ default: module.SymptomsStep })),
+);
+const ManagementStep = lazy(() =>
+  laterSteps.management().then((module) => ({ default: module.ManagementStep })),
+);
+const ResultsStep = lazy(() =>
+  laterSteps.results().then((module) => ({ default: module.ResultsStep })),
+);
+
+/** Loads the steps not shown yet; one that fails here is loaded again, failing visibly, when opened. */
+function loadLaterSteps(): void {
+  for (const loadStep of Object.values(laterSteps)) loadStep().catch(() => undefined);
+}
 
 /** The screen titles of spec 2.6. */
 const stepHeadings: Record<WizardStep, string> = {
@@ -56,6 +80,7 @@ export function AssessmentWizard({
     CONDITIONS.findIndex((c) => c === conditionParam),
   );
   usePageTitle(`${stepHeadings[step]} · ${wizard.code}`);
+  useWhenIdle(loadLaterSteps);
 
   // A step that cannot be opened (yet, or any more) lands elsewhere; the URL says where.
   useEffect(() => {
@@ -118,56 +143,59 @@ export function AssessmentWizard({
           <AssessmentBadges code={wizard.code} signedOff={wizard.signedOff} />
         </Stack>
         <StepBar items={stepBarItems} current={step} onSelect={goToStep} />
-        {step === 1 && (
-          <DemographicsStep
-            form={wizard.form.demographics}
-            parsed={wizard.parsed}
-            patient={wizard.form.patient}
-            patientProblems={wizard.patientProblems}
-            canContinue={canOpenStep(facts, 2)}
-            onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
-            onPatientChange={(patient) => wizard.updateForm((form) => ({ ...form, patient }))}
-            onChoosePatient={wizard.choosePatient}
-            onContinue={() => goToStep(2)}
-          />
-        )}
-        {step === 2 && (
-          <RiskFactorsStep
-            ruleSet={wizard.rulesShown}
-            answers={wizard.form.riskFactors}
-            onChange={(riskFactors) => wizard.updateForm((form) => ({ ...form, riskFactors }))}
-            onBack={() => goToStep(1)}
-            onContinue={() => goToStep(3)}
-          />
-        )}
-        {step === 3 && (
-          <SymptomsStep
-            ruleSet={wizard.rulesShown}
-            symptoms={wizard.form.symptoms}
-            conditionIndex={conditionIndex}
-            onChange={(symptoms) => wizard.updateForm((form) => ({ ...form, symptoms }))}
-            onConditionChange={showCondition}
-            onBack={() => goToStep(2)}
-            onContinue={() => goToStep(4)}
-          />
-        )}
-        {step === 4 && (
-          <ManagementStep
-            ruleSet={wizard.rulesShown}
-            management={wizard.form.management}
-            onChange={(management) => wizard.updateForm((form) => ({ ...form, management }))}
-            onBack={() => goToStep(3, lastConditionIndex)}
-            onCalculate={() => goToStep(5)}
-          />
-        )}
-        {step === 5 && (
-          <ResultsStep
-            wizard={wizard}
-            role={user.role}
-            onBack={() => goToStep(4)}
-            onNewAssessment={() => void navigate('/assessments/new')}
-          />
-        )}
+        {/* Around the step only: the heading keeps focus while a later step arrives. */}
+        <Suspense fallback={<LoadingText />}>
+          {step === 1 && (
+            <DemographicsStep
+              form={wizard.form.demographics}
+              parsed={wizard.parsed}
+              patient={wizard.form.patient}
+              patientProblems={wizard.patientProblems}
+              canContinue={canOpenStep(facts, 2)}
+              onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
+              onPatientChange={(patient) => wizard.updateForm((form) => ({ ...form, patient }))}
+              onChoosePatient={wizard.choosePatient}
+              onContinue={() => goToStep(2)}
+            />
+          )}
+          {step === 2 && (
+            <RiskFactorsStep
+              ruleSet={wizard.rulesShown}
+              answers={wizard.form.riskFactors}
+              onChange={(riskFactors) => wizard.updateForm((form) => ({ ...form, riskFactors }))}
+              onBack={() => goToStep(1)}
+              onContinue={() => goToStep(3)}
+            />
+          )}
+          {step === 3 && (
+            <SymptomsStep
+              ruleSet={wizard.rulesShown}
+              symptoms={wizard.form.symptoms}
+              conditionIndex={conditionIndex}
+              onChange={(symptoms) => wizard.updateForm((form) => ({ ...form, symptoms }))}
+              onConditionChange={showCondition}
+              onBack={() => goToStep(2)}
+              onContinue={() => goToStep(4)}
+            />
+          )}
+          {step === 4 && (
+            <ManagementStep
+              ruleSet={wizard.rulesShown}
+              management={wizard.form.management}
+              onChange={(management) => wizard.updateForm((form) => ({ ...form, management }))}
+              onBack={() => goToStep(3, lastConditionIndex)}
+              onCalculate={() => goToStep(5)}
+            />
+          )}
+          {step === 5 && (
+            <ResultsStep
+              wizard={wizard}
+              role={user.role}
+              onBack={() => goToStep(4)}
+              onNewAssessment={() => void navigate('/assessments/new')}
+            />
+          )}
+        </Suspense>
       </Stack>
     </Container>
   );
