@@ -18,10 +18,12 @@ function switchToNewVersion(updateServiceWorker: (reloadPage?: boolean) => Promi
  * button that switches to it (never on its own: a form being filled would be reloaded away).
  */
 export function UpdateNotice() {
+  // Registered after the page's load event, so that the worker's precaching does not compete with
+  // the first view for the network.
   const {
     needRefresh: [needRefresh],
     updateServiceWorker,
-  } = useRegisterSW();
+  } = useRegisterSW({ immediate: false });
   if (!needRefresh) return null;
   return (
     <Paper
