@@ -3,7 +3,9 @@ import path from 'node:path';
 import {
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
+  type DialectAdapter,
   type PostgresPool,
   type PostgresPoolClient,
 } from 'kysely';
@@ -82,6 +84,24 @@ function pgTypeParser(oid: number, format?: string): (value: string) => unknown 
   return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
 }
 
+/**
+ * SQLite's DDL is transactional, but Kysely's SQLite adapter says otherwise, so its migrator
+ * would apply each statement on its own: a migration that failed or was killed half-way would
+ * leave a schema that neither the old version nor the new one starts on. Saying so runs the
+ * pending migrations in one transaction, as on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl !== undefined) {
     const pool = new pg.Pool({
@@ -130,7 +150,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'triage.sqlite');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new NodeSqliteDatabase(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new TransactionalDdlSqliteDialect({ database: sqlite }),
+  });
   const batchListeners = new Set<(changes: number) => void>();
   return {
     db,

@@ -9,6 +9,7 @@ import { liveCount } from './migrations/20261122T1000-live-count.ts';
 import { historyColumns } from './migrations/20261122T1100-history-columns.ts';
 import { postgresTrigram } from './migrations/20261122T1200-postgres-trigram.ts';
 import { auditNoRewrite } from './migrations/20261124T2345-audit-no-rewrite.ts';
+import { cdsClients } from './migrations/20261125T0600-cds-clients.ts';
 import { recordAudit } from '../services/audit.ts';
 import type { DatabaseHandle } from './database.ts';
 import { bool } from './repositories/executor.ts';
@@ -80,6 +81,42 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       for (let undone = 0; undone < migrations.length; undone++) await migrateDown(handle);
       expect(await tableNames()).toEqual([]);
       expect(await migrateToLatest(handle)).toEqual(migrations.map((m) => m.name));
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('apply the pending migrations all or not at all: one that fails half-way leaves the schema as it was', async () => {
+    const handle = await open();
+    const tableNames = async () =>
+      (await handle.db.introspection.getTables())
+        .filter((table) => handle.schema === undefined || table.schema === handle.schema)
+        .map((table) => table.name)
+        .sort();
+    const appliedCount = async () =>
+      (
+        await sql<{ n: number }>`select count(*) as n from ${sql.table(
+          handle.schema === undefined ? 'kysely_migration' : `${handle.schema}.kysely_migration`,
+        )}`.execute(handle.db)
+      ).rows[0]?.n;
+    try {
+      await undoThrough(handle, cdsClients.name);
+      // Three migrations are pending; the third's third table is already there, so it fails
+      // after the first two and its own first two tables.
+      await sql`create table second_factor_challenges (id text)`.execute(handle.db);
+      const before = await tableNames();
+      await expect(migrateToLatest(handle)).rejects.toThrow(/20261125T0620-mfa failed/);
+      expect(await tableNames()).toEqual(before);
+      expect(Number(await appliedCount())).toBe(
+        migrations.findIndex((migration) => migration.name === cdsClients.name),
+      );
+
+      await sql`drop table second_factor_challenges`.execute(handle.db);
+      await migrateToLatest(handle);
+      expect(await tableNames()).toEqual(
+        expect.arrayContaining(['cds_clients', 'api_tokens', 'second_factor_challenges']),
+      );
+      expect(Number(await appliedCount())).toBe(migrations.length);
     } finally {
       await handle.close();
     }
