@@ -2,9 +2,11 @@ import {
   recoveryCodesSchema,
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
+  signInEnrolmentConfirmedSchema,
   type RecoveryCodes,
   type SecondFactorEnrolment,
   type SecondFactorStatus,
+  type SignInEnrolmentConfirmed,
 } from '../../shared/api/second-factor.ts';
 import { apiRequest } from './client.ts';
 
@@ -24,5 +26,25 @@ export function confirmSecondFactor(code: string): Promise<RecoveryCodes> {
     method: 'POST',
     body: { code },
     schema: recoveryCodesSchema,
+  });
+}
+
+/** At sign-in, when the user's role requires a second factor: a new secret to set up. */
+export function startSignInEnrolment(signal?: AbortSignal): Promise<SecondFactorEnrolment> {
+  return apiRequest('/api/session/second-factor/enrolment', {
+    method: 'POST',
+    schema: secondFactorEnrolmentSchema,
+    isSignIn: true,
+    signal,
+  });
+}
+
+/** At sign-in, confirms the new second factor: the session begins; the recovery codes, once. */
+export function confirmSignInEnrolment(code: string): Promise<SignInEnrolmentConfirmed> {
+  return apiRequest('/api/session/second-factor/confirmation', {
+    method: 'POST',
+    body: { code },
+    schema: signInEnrolmentConfirmedSchema,
+    isSignIn: true,
   });
 }

@@ -1,17 +1,23 @@
 import { signInResponseSchema, type SignInResponse } from '../../shared/api/second-factor.ts';
-import { sessionResponseSchema, type SessionUser } from '../../shared/api/session.ts';
+import {
+  sessionResponseSchema,
+  type SessionResponse,
+  type SessionUser,
+} from '../../shared/api/session.ts';
 import { apiRequest } from './client.ts';
 
-/** The signed-in user; a 401 means nobody is signed in. */
-export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
-  const { user } = await apiRequest('/api/session', {
-    schema: sessionResponseSchema,
-    signal,
-  });
-  return user;
+/**
+ * The signed-in user, and when the grace of a second factor their role requires ends; a 401 means
+ * nobody is signed in.
+ */
+export function getSession(signal?: AbortSignal): Promise<SessionResponse> {
+  return apiRequest('/api/session', { schema: sessionResponseSchema, signal });
 }
 
-/** The password step: signed in, or (for a user with a second factor) the code is asked for. */
+/**
+ * The password step: signed in, or the code is asked for (a user with a second factor), or
+ * setting one up is (past the grace of a factor the user's role requires).
+ */
 export function createSession(username: string, password: string): Promise<SignInResponse> {
   return apiRequest('/api/session', {
     method: 'POST',

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Paper,
@@ -10,25 +11,40 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useLocation, useNavigate } from 'react-router';
 import { secondFactorTexts } from '../../shared/api/second-factor.ts';
+import type { Role } from '../../shared/api/users.ts';
 import { productTexts } from '../../shared/texts.ts';
 import { ApiError } from '../api/client.ts';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSession } from '../hooks/useSession.ts';
 import { signInFailure } from '../session/sessionState.ts';
 import { AppFooter } from './AppFooter.tsx';
+import { secondFactorPagePath, secondFactorRequiredText } from './SecondFactorRequiredNotice.tsx';
+
+// Only users whose role requires a second factor, past the grace, set one up at sign-in.
+const SignInEnrolment = lazy(() =>
+  import('./SignInEnrolment.tsx').then((module) => ({ default: module.SignInEnrolment })),
+);
 
 /** The access gate (spec 2.1 with decisions.md section 1): shown until the server signs one in. */
 export function AccessGate({ notice }: { notice: string | null }) {
   usePageTitle('Secure Access Required');
   const { signIn, answerSecondFactor } = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [checking, setChecking] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  /** After a right password, for a user with a second factor: the code is asked for. */
-  const [secondStep, setSecondStep] = useState(false);
+  /**
+   * After a right password: the code of a user with a second factor, or setting one up for a
+   * user whose role requires it, past the grace.
+   */
+  const [step, setStep] = useState<'password' | 'code' | 'enrolment'>('password');
+  const secondStep = step === 'code';
   const [code, setCode] = useState('');
   const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
@@ -40,7 +56,7 @@ export function AccessGate({ notice }: { notice: string | null }) {
   }, [secondStep]);
 
   function backToPassword(message: string | null) {
-    setSecondStep(false);
+    setStep('password');
     setCode('');
     setPassword('');
     setFailure(message);
@@ -65,16 +81,51 @@ export function AccessGate({ notice }: { notice: string | null }) {
     }
   }
 
+  /**
+   * Signed in within the grace of a second factor the role requires: a notice that stays until
+   * closed (the dashboard shows it too, so it is not repeated there).
+   */
+  function remindOfSecondFactor(role: Role, by: string) {
+    const id = notifications.show({
+      color: 'yellow',
+      title: 'Two-step sign-in required',
+      autoClose: false,
+      closeButtonProps: { 'aria-label': 'Close notification' },
+      message: (
+        <>
+          {secondFactorRequiredText(role, by)}{' '}
+          <Anchor
+            href={secondFactorPagePath}
+            size="sm"
+            fw={600}
+            onClick={(event) => {
+              event.preventDefault();
+              notifications.hide(id);
+              void navigate(secondFactorPagePath);
+            }}
+          >
+            Set up two-step sign-in
+          </Anchor>
+        </>
+      ),
+    });
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!canSubmit) return;
     setChecking(true);
     setFailure(null);
     try {
-      if ((await signIn(username.trim(), password)) === 'secondFactor') {
-        setChecking(false);
-        setSecondStep(true);
+      const outcome = await signIn(username.trim(), password);
+      if (outcome.next === 'signedIn') {
+        if (outcome.secondFactorRequiredBy !== null && pathname !== '/') {
+          remindOfSecondFactor(outcome.user.role, outcome.secondFactorRequiredBy);
+        }
+        return;
       }
+      setChecking(false);
+      setStep(outcome.next === 'secondFactor' ? 'code' : 'enrolment');
     } catch (error) {
       const { message, refused } = signInFailure(error);
       setChecking(false);
@@ -100,7 +151,11 @@ export function AccessGate({ notice }: { notice: string | null }) {
                 {notice}
               </Alert>
             )}
-            {secondStep ? (
+            {step === 'enrolment' ? (
+              <Suspense fallback={null}>
+                <SignInEnrolment onBack={backToPassword} />
+              </Suspense>
+            ) : secondStep ? (
               <form onSubmit={(event) => void submitCode(event)} aria-label="Second step">
                 <Stack gap="md">
                   <Text>{secondFactorTexts.codePrompt}</Text>

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Container, SimpleGrid, Stack } from '@mantine/core';
 import { can } from '../../shared/permissions.ts';
+import { SecondFactorRequiredNotice } from '../components/SecondFactorRequiredNotice.tsx';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../hooks/useSession.ts';
 import { AssessmentHistory } from './dashboard/AssessmentHistory.tsx';
@@ -22,6 +23,7 @@ export function DashboardPage() {
   return (
     <Container size="xl" px={0}>
       <Stack gap="xl">
+        <SecondFactorRequiredNotice />
         <WelcomeBanner displayName={user.displayName} />
         {can(user.role, 'patient.view') && <PatientSearch />}
         <FeatureCards />

@@ -8,6 +8,7 @@ import {
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
+import { confirmSignInEnrolment } from '../api/second-factor.ts';
 import { createSession, deleteSession, getSession, sendSecondFactorCode } from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
@@ -41,13 +42,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const controller = new AbortController();
     const flagWasSet = readAuthFlag();
     getSession(controller.signal).then(
-      (user) => {
+      ({ user, secondFactorRequiredBy }) => {
         if (controller.signal.aborted) return;
         setAuthFlag();
         keepUser(user);
         // The first view is the app's largest render; as a transition React renders it in
         // slices between which the page stays responsive, keeping the loading view till done.
-        startTransition(() => dispatch({ type: 'signedIn', user }));
+        startTransition(() => dispatch({ type: 'signedIn', user, secondFactorRequiredBy }));
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -84,11 +85,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const signedIn = useCallback((user: SessionUser) => {
+  const signedIn = useCallback((user: SessionUser, secondFactorRequiredBy: string | null) => {
     clearServerSignOutPending();
     setAuthFlag();
     keepUser(user);
-    dispatch({ type: 'signedIn', user });
+    dispatch({ type: 'signedIn', user, secondFactorRequiredBy });
   }, []);
 
   const signIn = useCallback(
@@ -100,9 +101,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         delay(minimumCheckMs),
       ]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      if ('secondFactorRequired' in outcome.value) return 'secondFactor' as const;
-      signedIn(outcome.value.user);
-      return 'signedIn' as const;
+      const answer = outcome.value;
+      if ('secondFactorRequired' in answer) return { next: 'secondFactor' } as const;
+      if ('secondFactorEnrolmentRequired' in answer) return { next: 'enrolment' } as const;
+      signedIn(answer.user, answer.secondFactorRequiredBy);
+      return {
+        next: 'signedIn',
+        user: answer.user,
+        secondFactorRequiredBy: answer.secondFactorRequiredBy,
+      } as const;
     },
     [signedIn],
   );
@@ -114,10 +121,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         delay(minimumCheckMs),
       ]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      signedIn(outcome.value);
+      signedIn(outcome.value, null);
     },
     [signedIn],
   );
+
+  const confirmEnrolment = useCallback(
+    async (code: string) => {
+      const [outcome] = await Promise.allSettled([
+        confirmSignInEnrolment(code),
+        delay(minimumCheckMs),
+      ]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      const { user, recoveryCodes } = outcome.value;
+      return { recoveryCodes, enter: () => signedIn(user, null) };
+    },
+    [signedIn],
+  );
+
+  const secondFactorEnrolled = useCallback(() => dispatch({ type: 'secondFactorEnrolled' }), []);
 
   const signOut = useCallback(async () => {
     try {
@@ -135,8 +157,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ state, signIn, answerSecondFactor, signOut }),
-    [state, signIn, answerSecondFactor, signOut],
+    () => ({
+      state,
+      signIn,
+      answerSecondFactor,
+      confirmEnrolment,
+      secondFactorEnrolled,
+      signOut,
+    }),
+    [state, signIn, answerSecondFactor, confirmEnrolment, secondFactorEnrolled, signOut],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

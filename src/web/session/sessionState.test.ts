@@ -21,6 +21,25 @@ describe('sessionReducer', () => {
     });
   });
 
+  it('keeps the end of the grace of a required second factor until one is set up', () => {
+    const by = '2026-12-02T09:00:00.000Z';
+    const signedIn = sessionReducer(
+      { status: 'checking' },
+      { type: 'signedIn', user, secondFactorRequiredBy: by },
+    );
+    expect(signedIn).toEqual({ status: 'signedIn', user, secondFactorRequiredBy: by });
+    expect(sessionReducer(signedIn, { type: 'secondFactorEnrolled' })).toEqual({
+      status: 'signedIn',
+      user,
+    });
+    expect(
+      sessionReducer(
+        { status: 'checking' },
+        { type: 'signedIn', user, secondFactorRequiredBy: null },
+      ),
+    ).toEqual({ status: 'signedIn', user });
+  });
+
   it('turns a 401 while signed in into the gate with the sign-in-again message', () => {
     expect(sessionReducer({ status: 'signedIn', user }, { type: 'expired' })).toEqual({
       status: 'signedOut',

@@ -9,10 +9,17 @@ import { ApiError } from '../api/client.ts';
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedOut'; notice: string | null }
-  | { status: 'signedIn'; user: SessionUser };
+  | {
+      status: 'signedIn';
+      user: SessionUser;
+      /** While the user's role requires a second factor they have not set up: the grace's end. */
+      secondFactorRequiredBy?: string;
+    };
 
 export type SessionEvent =
-  | { type: 'signedIn'; user: SessionUser }
+  | { type: 'signedIn'; user: SessionUser; secondFactorRequiredBy?: string | null }
+  /** The signed-in user set up a second factor: no longer required of them. */
+  | { type: 'secondFactorEnrolled' }
   | { type: 'signedOut'; notice: string | null }
   /** The server answered 401 to a call made while signed in. */
   | { type: 'expired' };
@@ -20,7 +27,15 @@ export type SessionEvent =
 export function sessionReducer(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case 'signedIn':
-      return { status: 'signedIn', user: event.user };
+      return event.secondFactorRequiredBy == null
+        ? { status: 'signedIn', user: event.user }
+        : {
+            status: 'signedIn',
+            user: event.user,
+            secondFactorRequiredBy: event.secondFactorRequiredBy,
+          };
+    case 'secondFactorEnrolled':
+      return state.status === 'signedIn' ? { status: 'signedIn', user: state.user } : state;
     case 'signedOut':
       return { status: 'signedOut', notice: event.notice };
     case 'expired':

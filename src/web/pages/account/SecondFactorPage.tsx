@@ -1,18 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  Code,
-  Container,
-  Group,
-  Image,
-  List,
-  Loader,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/core';
 import type {
   SecondFactorEnrolment,
   SecondFactorStatus,
@@ -22,8 +9,10 @@ import {
   getSecondFactorStatus,
   startSecondFactorEnrolment,
 } from '../../api/second-factor.ts';
+import { RecoveryCodeList, SecondFactorScan } from '../../components/SecondFactorSetup.tsx';
 import { errorMessage } from '../../forms.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { useSession } from '../../hooks/useSession.ts';
 
 type View =
   | { step: 'loading' }
@@ -32,85 +21,7 @@ type View =
   | { step: 'scan'; enrolment: SecondFactorEnrolment }
   | { step: 'recovery codes'; recoveryCodes: string[] };
 
-/** The secret in groups of four, easier to type into an app by hand. */
-function grouped(secret: string): string {
-  return secret.replaceAll(/(.{4})(?=.)/g, '$1 ');
-}
-
-function ScanStep({
-  enrolment,
-  onConfirmed,
-}: {
-  enrolment: SecondFactorEnrolment;
-  onConfirmed: (recoveryCodes: string[]) => void;
-}) {
-  const [code, setCode] = useState('');
-  const [checking, setChecking] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const codeInput = useRef<HTMLInputElement>(null);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (code.trim() === '' || checking) return;
-    setChecking(true);
-    setFailure(null);
-    try {
-      onConfirmed((await confirmSecondFactor(code.trim())).recoveryCodes);
-    } catch (error) {
-      setChecking(false);
-      setCode('');
-      setFailure(errorMessage(error));
-      codeInput.current?.focus();
-    }
-  }
-
-  return (
-    <Stack gap="md">
-      <Text>
-        1. Scan this QR code with an authenticator app (such as FreeOTP, Aegis, Google Authenticator
-        or Microsoft Authenticator).
-      </Text>
-      <Image
-        src={enrolment.qrCode}
-        alt="QR code of your two-step sign-in secret, for an authenticator app"
-        w={220}
-        h={220}
-        fit="contain"
-      />
-      <Text>Or type this secret into the app by hand (time-based, 6 digits, 30 seconds):</Text>
-      {/* Wrapped between groups: a phone shows the whole secret without scrolling sideways. */}
-      <Code
-        block
-        aria-label="Secret"
-        data-testid="second-factor-secret"
-        fz="md"
-        style={{ whiteSpace: 'normal' }}
-      >
-        {grouped(enrolment.secret)}
-      </Code>
-      <form onSubmit={(event) => void submit(event)}>
-        <Stack gap="md" maw={360}>
-          <TextInput
-            ref={codeInput}
-            label="2. Enter the 6-digit code the app shows"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            required
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-          />
-          {failure !== null && <Alert color="red">{failure}</Alert>}
-          <Group>
-            <Button type="submit" disabled={code.trim() === '' || checking}>
-              {checking ? 'Checking...' : 'Confirm'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Stack>
-  );
-}
+const confirmWithSession = async (code: string) => (await confirmSecondFactor(code)).recoveryCodes;
 
 /**
  * Two-step sign-in for the signed-in user: set up a TOTP authenticator app (QR code or the secret
@@ -122,6 +33,7 @@ export function SecondFactorPage() {
   const [starting, setStarting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { secondFactorEnrolled } = useSession();
 
   const load = useCallback((signal?: AbortSignal) => {
     getSecondFactorStatus(signal).then(
@@ -151,6 +63,7 @@ export function SecondFactorPage() {
   }
 
   function showRecoveryCodes(recoveryCodes: string[]) {
+    secondFactorEnrolled();
     setView({ step: 'recovery codes', recoveryCodes });
     heading.current?.focus();
   }
@@ -184,24 +97,14 @@ export function SecondFactorPage() {
           </Stack>
         )}
         {view.step === 'scan' && (
-          <ScanStep enrolment={view.enrolment} onConfirmed={showRecoveryCodes} />
+          <SecondFactorScan
+            enrolment={view.enrolment}
+            confirm={confirmWithSession}
+            onConfirmed={showRecoveryCodes}
+          />
         )}
         {view.step === 'recovery codes' && (
-          <Stack gap="sm">
-            <Alert color="green">
-              <Text fw={700}>Two-step sign-in is on</Text>
-              Save these recovery codes now, somewhere other than your phone: they are shown only
-              this once. Each works once in place of a code from the app.
-            </Alert>
-            <List aria-label="Recovery codes" listStyleType="none" ff="monospace" fz="lg">
-              {view.recoveryCodes.map((code) => (
-                <List.Item key={code}>{code}</List.Item>
-              ))}
-            </List>
-            <Group>
-              <Button onClick={() => load()}>I have saved my recovery codes</Button>
-            </Group>
-          </Stack>
+          <RecoveryCodeList recoveryCodes={view.recoveryCodes} onSaved={() => load()} />
         )}
       </Stack>
     </Container>
