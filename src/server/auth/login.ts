@@ -131,7 +131,7 @@ export async function login(
   const enrolled = await hasSecondFactor(db, user.id);
   const graceEnd = enrolled
     ? null
-    : await secondFactorGraceAtSignIn(context, user, attempt.address);
+    : await secondFactorGraceAtSignIn(context, user, { at: now, address: attempt.address });
   if (enrolled || (graceEnd !== null && now >= graceEnd)) {
     const purpose = enrolled ? 'code' : 'enrolment';
     const challengeId = await startChallenge(context, user.id, purpose);

@@ -260,8 +260,11 @@ describe.each(testDatabases())('a second factor required of a role, on $engine',
   });
 
   it('with a grace of 0 days asks for enrolment at the first sign-in', async () => {
-    await withApp(testDatabase, { MFA_GRACE_DAYS: '0' }, async (_t, steps) => {
+    await withApp(testDatabase, { MFA_GRACE_DAYS: '0' }, async (t, steps) => {
       const admin = await steps.user('admin');
+      // A clock that moves on at every read, as a real one does during a sign-in.
+      let ms = t.context.now().getTime();
+      t.context.now = () => new Date(ms++);
       const first = await steps.password(admin.username);
       expect(first.body).toEqual({ secondFactorEnrolmentRequired: true });
       expect(first.session).toBeUndefined();

@@ -16,19 +16,21 @@ function graceEnd(context: AppContext, since: string): Date {
 
 /**
  * At a right password of a user without a confirmed factor: when the grace of a second factor
- * required of their role ends (it begins at the first such sign-in, audited), or null when their
- * role requires none. At or after that time, sign-in asks them to set one up.
+ * required of their role ends (it begins at the first such sign-in, `attempt.at`, audited), or
+ * null when their role requires none. At or after that time, sign-in asks them to set one up.
  */
 export async function secondFactorGraceAtSignIn(
   context: AppContext,
   user: Pick<UserRow, 'id' | 'username' | 'role' | 'second_factor_required_since'>,
-  address: string,
+  attempt: { at: Date; address: string },
 ): Promise<Date | null> {
   if (!roleRequiresSecondFactor(context, user.role)) return null;
   if (user.second_factor_required_since !== null) {
     return graceEnd(context, user.second_factor_required_since);
   }
-  const now = context.now();
+  // The time of the sign-in, which the caller compares with the grace's end: with no grace, the
+  // end is that very time.
+  const now = attempt.at;
   const since = await context.database.transaction(async (trx) => {
     const grace = await usersRepository.startSecondFactorGrace(trx, user.id, now.toISOString());
     if (grace.started) {
@@ -37,7 +39,7 @@ export async function secondFactorGraceAtSignIn(
         actor: { id: user.id, username: user.username },
         action: 'second_factor_grace_start',
         target: { type: 'user', id: user.id },
-        address,
+        address: attempt.address,
       });
     }
     return grace.since;
