@@ -29,8 +29,9 @@ export function useAssessmentHistory(filter: HistoryFilter) {
         ? ('more' as const)
         : ('first' as const);
 
-  // Dismissing hides the failure on show, until the next request fails.
-  const failureAt = paused !== null ? -1 : query.errorUpdatedAt;
+  // Dismissing hides the failure on show, until the next request fails (or, offline, until the
+  // next wait for the network after an answer).
+  const failureAt = paused !== null ? -(query.dataUpdatedAt + 1) : query.errorUpdatedAt;
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const { data, isFetching, isFetchingNextPage, error, isFetchNextPageError } = query;
   const state = useMemo(
