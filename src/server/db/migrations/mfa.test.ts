@@ -24,7 +24,7 @@ const secondFactorTables = [
   'user_second_factors',
   'second_factor_recovery_codes',
   'second_factor_challenges',
-];
+] as const;
 
 describe.each(testDatabases())('the mfa migration on $engine', (testDatabase) => {
   it('adds the second factor to a database with users, sessions and assessments: nobody is asked for one until enrolled', async () => {
@@ -52,12 +52,21 @@ describe.each(testDatabases())('the mfa migration on $engine', (testDatabase) =>
 
       // The database as the version before this migration made it, with these rows in it.
       await undoThrough(t.database, mfa.name);
-      const tables = async () =>
-        (await t.database.db.introspection.getTables()).map((table) => table.name);
-      for (const table of secondFactorTables) expect(await tables()).not.toContain(table);
+      // Each table read, not listed by introspection: on PostgreSQL that lists the tables of
+      // other tests' schemas too.
+      const exists = async (table: (typeof secondFactorTables)[number]) =>
+        t.database.db
+          .selectFrom(table)
+          .selectAll()
+          .execute()
+          .then(
+            () => true,
+            () => false,
+          );
+      for (const table of secondFactorTables) expect(await exists(table)).toBe(false);
 
       expect(await migrateToLatest(t.database)).toEqual(laterMigrations);
-      for (const table of secondFactorTables) expect(await tables()).toContain(table);
+      for (const table of secondFactorTables) expect(await exists(table)).toBe(true);
       // The sessions made before still work, the records read the same.
       expect(await read()).toEqual(before);
       const signIn = () =>
@@ -91,7 +100,7 @@ describe.each(testDatabases())('the mfa migration on $engine', (testDatabase) =>
 
       // And back: the rows of the second factor go with its tables; the rest stays.
       await undoThrough(t.database, mfa.name);
-      for (const table of secondFactorTables) expect(await tables()).not.toContain(table);
+      for (const table of secondFactorTables) expect(await exists(table)).toBe(false);
       expect(await migrateToLatest(t.database)).toEqual(laterMigrations);
       expect((await signIn()).json()).toMatchObject({ user: { username: admin.username } });
       expect(await read()).toEqual(before);
