@@ -1,5 +1,5 @@
 import { lazy, useEffect } from 'react';
-import { Route, Routes } from 'react-router';
+import { matchPath, Route, Routes, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { AccessGate } from './components/AccessGate.tsx';
 import { AppLayout } from './components/AppLayout.tsx';
@@ -10,56 +10,79 @@ import { OutboxProvider } from './offline/OutboxProvider.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
-// Every view but the dashboard loads on first visit, so signing in fetches only what the
-// dashboard needs; AppLayout shows a spinner while a view's chunk arrives.
-const UsersPage = lazy(() =>
-  import('./pages/UsersPage.tsx').then((module) => ({ default: module.UsersPage })),
-);
-const AuditPage = lazy(() =>
-  import('./pages/AuditPage.tsx').then((module) => ({ default: module.AuditPage })),
-);
+/**
+ * Every view but the dashboard loads on first visit, so signing in fetches only what the dashboard
+ * needs; AppLayout shows a spinner while a view's code arrives. A linked view's code starts loading
+ * while the session is checked (preloadView), not after it. In path order for preloadView:
+ * 'assessments/new' before 'assessments/:id', which would match it too.
+ */
+const views = {
+  users: { path: 'admin/users', load: () => import('./pages/UsersPage.tsx') },
+  audit: { path: 'admin/audit', load: () => import('./pages/AuditPage.tsx') },
+  review: { path: 'assessments/:id/review', load: () => import('./pages/review/ReviewPage.tsx') },
+  report: { path: 'assessments/:id/report', load: () => import('./pages/report/ReportPage.tsx') },
+  codes: { path: 'codes', load: () => import('./pages/codes/CodesPage.tsx') },
+  newAssessment: {
+    path: 'assessments/new',
+    load: () => import('./pages/assessment/NewAssessmentPage.tsx'),
+  },
+  patient: { path: 'patients/:id', load: () => import('./pages/patients/PatientPage.tsx') },
+  reviewWorklist: {
+    path: 'worklists/review',
+    load: () => import('./pages/worklists/ReviewWorklistPage.tsx'),
+  },
+  followUp: {
+    path: 'worklists/follow-up',
+    load: () => import('./pages/worklists/FollowUpPage.tsx'),
+  },
+  guidelines: { path: 'guidelines', load: () => import('./pages/guidelines/GuidelinesPage.tsx') },
+  secondFactor: {
+    path: 'account/second-factor',
+    load: () => import('./pages/account/SecondFactorPage.tsx'),
+  },
+  savedAssessment: {
+    path: 'assessments/:id',
+    load: () => import('./pages/assessment/SavedAssessmentPage.tsx'),
+  },
+} as const;
+
+const UsersPage = lazy(() => views.users.load().then((module) => ({ default: module.UsersPage })));
+const AuditPage = lazy(() => views.audit.load().then((module) => ({ default: module.AuditPage })));
 const ReviewPage = lazy(() =>
-  import('./pages/review/ReviewPage.tsx').then((module) => ({ default: module.ReviewPage })),
+  views.review.load().then((module) => ({ default: module.ReviewPage })),
 );
 const ReportPage = lazy(() =>
-  import('./pages/report/ReportPage.tsx').then((module) => ({ default: module.ReportPage })),
+  views.report.load().then((module) => ({ default: module.ReportPage })),
 );
-const CodesPage = lazy(() =>
-  import('./pages/codes/CodesPage.tsx').then((module) => ({ default: module.CodesPage })),
-);
+const CodesPage = lazy(() => views.codes.load().then((module) => ({ default: module.CodesPage })));
 const NewAssessmentPage = lazy(() =>
-  import('./pages/assessment/NewAssessmentPage.tsx').then((module) => ({
-    default: module.NewAssessmentPage,
-  })),
+  views.newAssessment.load().then((module) => ({ default: module.NewAssessmentPage })),
 );
 const PatientPage = lazy(() =>
-  import('./pages/patients/PatientPage.tsx').then((module) => ({ default: module.PatientPage })),
+  views.patient.load().then((module) => ({ default: module.PatientPage })),
 );
 const ReviewWorklistPage = lazy(() =>
-  import('./pages/worklists/ReviewWorklistPage.tsx').then((module) => ({
-    default: module.ReviewWorklistPage,
-  })),
+  views.reviewWorklist.load().then((module) => ({ default: module.ReviewWorklistPage })),
 );
 const FollowUpPage = lazy(() =>
-  import('./pages/worklists/FollowUpPage.tsx').then((module) => ({
-    default: module.FollowUpPage,
-  })),
+  views.followUp.load().then((module) => ({ default: module.FollowUpPage })),
 );
 const GuidelinesPage = lazy(() =>
-  import('./pages/guidelines/GuidelinesPage.tsx').then((module) => ({
-    default: module.GuidelinesPage,
-  })),
+  views.guidelines.load().then((module) => ({ default: module.GuidelinesPage })),
 );
 const SecondFactorPage = lazy(() =>
-  import('./pages/account/SecondFactorPage.tsx').then((module) => ({
-    default: module.SecondFactorPage,
-  })),
+  views.secondFactor.load().then((module) => ({ default: module.SecondFactorPage })),
 );
 const SavedAssessmentPage = lazy(() =>
-  import('./pages/assessment/SavedAssessmentPage.tsx').then((module) => ({
-    default: module.SavedAssessmentPage,
-  })),
+  views.savedAssessment.load().then((module) => ({ default: module.SavedAssessmentPage })),
 );
+
+/** Starts loading the code of the view at this address, if it is one that loads on first visit. */
+function preloadView(pathname: string): void {
+  const view = Object.values(views).find(({ path }) => matchPath(`/${path}`, pathname) !== null);
+  // A failed load here is tried again, and shown, when the view renders.
+  view?.load().catch(() => undefined);
+}
 
 /**
  * The gate stands in front of every route: a deep link shows the gate, then the linked view once
@@ -68,6 +91,10 @@ const SavedAssessmentPage = lazy(() =>
 export function App() {
   const { state } = useSession();
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (state.status === 'checking') preloadView(pathname);
+  }, [state.status, pathname]);
   // Server answers kept for one user are never shown to the next one on this device.
   useEffect(() => {
     if (state.status === 'signedOut') queryClient.clear();
@@ -89,7 +116,7 @@ export function App() {
           >
             <Route index element={<DashboardPage />} />
             <Route
-              path="admin/users"
+              path={views.users.path}
               element={
                 <RequirePermission action="users.manage">
                   <UsersPage />
@@ -97,7 +124,7 @@ export function App() {
               }
             />
             <Route
-              path="admin/audit"
+              path={views.audit.path}
               element={
                 <RequirePermission action="audit.read">
                   <AuditPage />
@@ -105,26 +132,26 @@ export function App() {
               }
             />
             <Route
-              path="assessments/:id/review"
+              path={views.review.path}
               element={
                 <RequirePermission action="review.view">
                   <ReviewPage />
                 </RequirePermission>
               }
             />
-            <Route path="assessments/:id/report" element={<ReportPage />} />
+            <Route path={views.report.path} element={<ReportPage />} />
             <Route
-              path="codes"
+              path={views.codes.path}
               element={
                 <RequirePermission action="codes.extract">
                   <CodesPage />
                 </RequirePermission>
               }
             />
-            <Route path="assessments/new" element={<NewAssessmentPage />} />
-            <Route path="assessments/:id" element={<SavedAssessmentPage />} />
+            <Route path={views.newAssessment.path} element={<NewAssessmentPage />} />
+            <Route path={views.savedAssessment.path} element={<SavedAssessmentPage />} />
             <Route
-              path="patients/:id"
+              path={views.patient.path}
               element={
                 <RequirePermission action="patient.view">
                   <PatientPage />
@@ -132,7 +159,7 @@ export function App() {
               }
             />
             <Route
-              path="worklists/review"
+              path={views.reviewWorklist.path}
               element={
                 <RequirePermission action="worklist.review">
                   <ReviewWorklistPage />
@@ -140,15 +167,15 @@ export function App() {
               }
             />
             <Route
-              path="worklists/follow-up"
+              path={views.followUp.path}
               element={
                 <RequirePermission action="worklist.followUp">
                   <FollowUpPage />
                 </RequirePermission>
               }
             />
-            <Route path="guidelines" element={<GuidelinesPage />} />
-            <Route path="account/second-factor" element={<SecondFactorPage />} />
+            <Route path={views.guidelines.path} element={<GuidelinesPage />} />
+            <Route path={views.secondFactor.path} element={<SecondFactorPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
