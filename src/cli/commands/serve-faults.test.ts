@@ -171,6 +171,13 @@ describe('triage serve stops on a setting it cannot start with, in one line', ()
     );
   });
 
+  it('MFA_REQUIRED_ROLES naming a role the product does not have', async () => {
+    expectOneLine(
+      await serve({ MFA_REQUIRED_ROLES: 'admin,receptionist' }),
+      'Invalid configuration: MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, or empty for none (got "receptionist")',
+    );
+  });
+
   it('TRIAGE_ADMIN_USERNAME without a password', async () => {
     expectOneLine(
       await serve({ TRIAGE_ADMIN_USERNAME: 'clinic-admin' }),
