@@ -142,7 +142,7 @@ export async function runUserCommand(
         const removed = await withContext((context) => resetSecondFactor(context, operator, name));
         io.stdout.write(
           removed
-            ? `Removed ${name}'s second factor and recovery codes; they sign in with their password until they set one up again.\n`
+            ? `Removed ${name}'s second factor and recovery codes; they sign in with their password until they set one up again (in a role that requires one, until a fresh grace from their next sign-in ends).\n`
             : `${name} has no second factor.\n`,
         );
         return 0;
