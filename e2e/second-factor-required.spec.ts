@@ -55,27 +55,28 @@ async function startServer(graceDays: string | undefined): Promise<OwnServer> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`The server stopped (${server.exitCode})`);
     const healthy = await fetch(`${url}/api/health`).then(
       (response) => response.ok,
       () => false,
     );
     // Healthy while this process runs: the answer is this server's, not another program's.
-    if (healthy && server.exitCode === null) break;
-    if (Date.now() > deadline) throw new Error('The server did not start within 60 seconds');
+    if (healthy && server.exitCode === null) return { url, stop };
+    if (server.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server did not start (exit code ${server.exitCode})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return {
-    url,
-    async stop() {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function passwordStep(page: Page) {
