@@ -36,8 +36,11 @@ describe.each(testDatabases())('the cds-clients migration on $engine', (testData
 
       // The database as the version before this migration made it, with these rows in it.
       await undoThrough(t.database, cdsClients.name);
+      // This test's schema only: on PostgreSQL introspection lists other tests' schemas too.
       const tables = async () =>
-        (await t.database.db.introspection.getTables()).map((table) => table.name);
+        (await t.database.db.introspection.getTables())
+          .filter((table) => t.database.schema === undefined || table.schema === t.database.schema)
+          .map((table) => table.name);
       expect(await tables()).not.toContain('cds_clients');
       expect(await tables()).not.toContain('cds_jtis');
 

@@ -42,8 +42,11 @@ describe.each(testDatabases())('the rule-set-activations migration on $engine', 
 
       // The database as the version before this migration made it, with these rows in it.
       await undoThrough(t.database, ruleSetActivations.name);
+      // This test's schema only: on PostgreSQL introspection lists other tests' schemas too.
       const tables = async () =>
-        (await t.database.db.introspection.getTables()).map((table) => table.name);
+        (await t.database.db.introspection.getTables())
+          .filter((table) => t.database.schema === undefined || table.schema === t.database.schema)
+          .map((table) => table.name);
       expect(await tables()).not.toContain('rule_set_activations');
 
       // This migration first, then those after it (undone with it).
