@@ -1,4 +1,4 @@
-import { lazy, useEffect } from 'react';
+import { lazy, useDeferredValue, useEffect } from 'react';
 import { matchPath, Route, Routes, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { AccessGate } from './components/AccessGate.tsx';
@@ -89,7 +89,11 @@ function preloadView(pathname: string): void {
  * signed in.
  */
 export function App() {
-  const { state } = useSession();
+  const { state: sessionState } = useSession();
+  // The signed-in app, a large tree, is rendered in the background, in slices between which the
+  // browser stays responsive, while the previous screen stays; any other state shows at once.
+  const deferredState = useDeferredValue(sessionState);
+  const state = sessionState.status === 'signedIn' ? deferredState : sessionState;
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   useEffect(() => {
