@@ -1,82 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { adminPassword, adminUsername } from './fixtures.ts';
+import { startOwnServer, type OwnServer } from './own-server.ts';
 import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
 
 /**
  * The shared server of the other tests requires no second factor (playwright.config.ts); these
- * start servers of their own, with their own data folder and port, as a clinic's would start:
- * MFA_REQUIRED_ROLES unset (administrators) and the grace as each test says.
+ * start servers of their own, as a clinic's would start: MFA_REQUIRED_ROLES unset
+ * (administrators) and the grace as each test says.
  */
-interface OwnServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** A port no program listens on, as the system hands one out (other test runs share the machine). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('No port')),
-      );
-    });
-  });
-}
-
-async function startServer(graceDays: string | undefined): Promise<OwnServer> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-e2e-mfa-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    TRIAGE_ADMIN_USERNAME: adminUsername,
-    TRIAGE_ADMIN_PASSWORD: adminPassword,
-  };
-  delete env.MFA_REQUIRED_ROLES;
-  delete env.DATABASE_URL;
-  if (graceDays === undefined) delete env.MFA_GRACE_DAYS;
-  else env.MFA_GRACE_DAYS = graceDays;
-  const server: ChildProcess = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const healthy = await fetch(`${url}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    // Healthy while this process runs: the answer is this server's, not another program's.
-    if (healthy && server.exitCode === null) return { url, stop };
-    if (server.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`The server did not start (exit code ${server.exitCode})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+function startServer(graceDays: string | undefined): Promise<OwnServer> {
+  return startOwnServer({ MFA_REQUIRED_ROLES: undefined, MFA_GRACE_DAYS: graceDays });
 }
 
 async function passwordStep(page: Page) {
