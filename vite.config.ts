@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { checkRuleSets } from './src/engine/index.ts';
 
 /**
  * Writes a Brotli and a gzip copy beside each built text file; the server sends the copy a
@@ -31,9 +32,15 @@ function precompress(): Plugin {
   };
 }
 
+/** A malformed rule set file stops the build, as it stops the server's start and the tests. */
+function checkedRuleSets(): Plugin {
+  return { name: 'checked-rule-sets', apply: 'build', buildStart: () => checkRuleSets() };
+}
+
 export default defineConfig({
   root: 'src/web',
   plugins: [
+    checkedRuleSets(),
     react(),
     // The installable app: a manifest and a service worker that precaches the app's shell and
     // code, so that the wizard opens and scores with no network. API answers are never cached

@@ -30,6 +30,9 @@ Commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // A malformed rule set file stops every command before it starts, naming the file and the path.
+  const { checkRuleSets } = await import('../engine/index.ts');
+  checkRuleSets();
   switch (command) {
     // Each command loads what it needs: `score` reading a pipe should not wait for the server.
     case 'serve': {

@@ -49,6 +49,7 @@ export type {
   WeightChange,
 } from './types.ts';
 export {
+  checkRuleSets,
   DEFAULT_RULE_SET,
   isKnownRuleSetVersion,
   RULE_SETS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import guidelines20 from './rule-sets/2.0.json' with { type: 'json' };
-import { parseRuleSets, ruleSetSchema } from './index.ts';
+import { checkRuleSets, parseRuleSets, RULE_SETS, ruleSetSchema } from './index.ts';
 
 /** A deep copy of the 2.0 file's data, to break in one place. */
 function copy(): Record<string, unknown> & typeof guidelines20 {
@@ -18,6 +18,18 @@ function refusal(data: unknown, fileName = '2.0.json'): string {
 }
 
 describe('the rule set schema', () => {
+  it('accepts every file this build ships, and the engine scores with them exactly as checked', () => {
+    expect(() => checkRuleSets()).not.toThrow();
+    const files = RULE_SETS.map((ruleSet) => ({
+      fileName: `${ruleSet.version}.json`,
+      data: structuredClone(ruleSet),
+    }));
+    // Checking changes nothing (no defaults, no transforms): what a browser uses unchecked is
+    // what the tests and every start checked.
+    expect(parseRuleSets(files)).toEqual(RULE_SETS);
+    expect(RULE_SETS.every((ruleSet) => Object.isFrozen(ruleSet))).toBe(true);
+  });
+
   it('accepts the 2.0 file as it is', () => {
     expect(ruleSetSchema.safeParse(guidelines20).success).toBe(true);
     expect(parseRuleSets([{ fileName: '2.0.json', data: guidelines20 }])[0]).toEqual(guidelines20);
