@@ -143,30 +143,35 @@ export async function listUsers(context: AppContext): Promise<User[]> {
 }
 
 /**
- * On a first start with no users: create the administrator named by the environment, or say how
- * to create one. There is no default password anywhere.
+ * While no enabled administrator exists (a first start, or a database that `triage seed` filled
+ * first, whose only account is its disabled author): create the administrator named by the
+ * environment, or say how to create one. Once one exists nothing is done: the API and the CLI
+ * never leave a database without one. There is no default password anywhere.
  */
 export async function ensureFirstAdministrator(
   context: AppContext,
   say: (line: string) => void,
 ): Promise<void> {
-  if ((await usersRepository.count(context.database.db)) > 0) return;
+  const db = context.database.db;
+  if ((await usersRepository.activeAdminIds(db, context.database.engine)).length > 0) return;
   const { adminUsername, adminPassword } = context.config;
   if (adminUsername !== undefined && adminPassword !== undefined) {
-    await createUser(
-      context,
-      { user: null, address: null },
-      {
-        username: adminUsername,
-        role: 'admin',
-        password: adminPassword,
-      },
+    if ((await usersRepository.findByUsername(db, adminUsername)) === undefined) {
+      await createUser(
+        context,
+        { user: null, address: null },
+        { username: adminUsername, role: 'admin', password: adminPassword },
+      );
+      say(`Created the first administrator, ${adminUsername}.`);
+      return;
+    }
+    say(
+      `TRIAGE_ADMIN_USERNAME names the existing account ${adminUsername}, which is not an enabled administrator.`,
     );
-    say(`Created the first administrator, ${adminUsername}.`);
-    return;
   }
+  const nobody = (await usersRepository.count(db)) === 0;
   say(
-    'No user accounts exist yet. Create the first administrator with:\n' +
+    `${nobody ? 'No user accounts exist yet.' : 'No enabled administrator exists.'} Create the first administrator with:\n` +
       '  npm run triage -- user add --username NAME --role admin\n' +
       '(it asks for the password), or start once with TRIAGE_ADMIN_USERNAME and TRIAGE_ADMIN_PASSWORD set.',
   );

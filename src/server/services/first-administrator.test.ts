@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { usersRepository } from '../db/repositories/users.ts';
+import { openTestApp, type TestApp } from '../testing/app.ts';
+import { testDatabases } from '../testing/databases.ts';
+import { createUser, ensureFirstAdministrator } from './users.ts';
+
+const adminSettings = {
+  TRIAGE_ADMIN_USERNAME: 'clinic-admin',
+  TRIAGE_ADMIN_PASSWORD: 'copper-heron-lantern-meadow-47',
+};
+
+describe.each(testDatabases())('the first administrator, on $engine', (testDatabase) => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  async function start(env: Record<string, string>) {
+    t = await openTestApp(testDatabase, env);
+    const said: string[] = [];
+    return {
+      t,
+      said,
+      ensure: () => ensureFirstAdministrator(t!.context, (line) => said.push(line)),
+    };
+  }
+
+  /** The disabled account `triage seed` attributes its records to, as a seed made before a start. */
+  async function disabledNurse(app: TestApp, username: string) {
+    const at = app.context.now().toISOString();
+    await usersRepository.insert(app.database.db, {
+      id: crypto.randomUUID(),
+      username,
+      display_name: 'Seed Data',
+      role: 'nurse',
+      password_hash: 'not a password hash',
+      disabled: true,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  it('is created from the environment on a first start, once', async () => {
+    const { t, said, ensure } = await start(adminSettings);
+    await ensure();
+    await ensure();
+    const users = await usersRepository.list(t.database.db);
+    expect(users.map((user) => [user.username, user.role, user.disabled])).toEqual([
+      ['clinic-admin', 'admin', false],
+    ]);
+    expect(said).toEqual(['Created the first administrator, clinic-admin.']);
+  });
+
+  it('is created when a seed came first and left only its disabled account', async () => {
+    const { t, said, ensure } = await start(adminSettings);
+    await disabledNurse(t, 'seed-data');
+    await ensure();
+    const admin = await usersRepository.findByUsername(t.database.db, 'clinic-admin');
+    expect(admin?.role).toBe('admin');
+    expect(said).toEqual(['Created the first administrator, clinic-admin.']);
+  });
+
+  it('says how to create one when the settings are not given', async () => {
+    const { t, said, ensure } = await start({});
+    await ensure();
+    await disabledNurse(t, 'seed-data');
+    await ensure();
+    expect(said[0]).toMatch(/^No user accounts exist yet\. Create the first administrator with:/);
+    expect(said[1]).toMatch(
+      /^No enabled administrator exists\. Create the first administrator with:/,
+    );
+    expect(await usersRepository.list(t.database.db)).toHaveLength(1);
+  });
+
+  it('never takes over an existing account of the same name', async () => {
+    const { t, said, ensure } = await start(adminSettings);
+    await disabledNurse(t, 'clinic-admin');
+    await ensure();
+    const account = await usersRepository.findByUsername(t.database.db, 'clinic-admin');
+    expect([account?.role, account?.disabled, account?.password_hash]).toEqual([
+      'nurse',
+      true,
+      'not a password hash',
+    ]);
+    expect(said[0]).toBe(
+      'TRIAGE_ADMIN_USERNAME names the existing account clinic-admin, which is not an enabled administrator.',
+    );
+    expect(said[1]).toMatch(/^No enabled administrator exists\./);
+  });
+
+  it('does nothing while an enabled administrator exists', async () => {
+    const { t, said, ensure } = await start(adminSettings);
+    await createUser(
+      t.context,
+      { user: null, address: null },
+      { username: 'head-of-clinic', role: 'admin', password: adminSettings.TRIAGE_ADMIN_PASSWORD },
+    );
+    await ensure();
+    expect((await usersRepository.list(t.database.db)).map((user) => user.username)).toEqual([
+      'head-of-clinic',
+    ]);
+    expect(said).toEqual([]);
+  });
+});
