@@ -10,19 +10,10 @@ import {
   signInAsNurse,
 } from './assessment-fixtures.ts';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
+import { waitForInstalledApp } from './page-checks.ts';
 
 const needsConnection = 'This needs a connection to the server. You are offline.';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
-
-/** Waits until the service worker has precached the app and controls the page. */
-async function waitForOfflineReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-    .toBe(true);
-}
 
 /** Enters SCORING.md case 1 from a new assessment to its live results; returns its code. */
 async function completeCase1(page: Page): Promise<string> {
@@ -59,7 +50,7 @@ test('an assessment saved offline waits through a reload and uploads once when b
   context,
 }) => {
   await signInAsNurse(page);
-  await waitForOfflineReady(page);
+  await waitForInstalledApp(page);
   await context.setOffline(true);
 
   // The app opens with no network, and the wizard scores live with the kept rule set.
@@ -105,7 +96,7 @@ test("an update the server refuses stays with the server's reason until discarde
   context,
 }) => {
   await signInAsNurse(page);
-  await waitForOfflineReady(page);
+  await waitForInstalledApp(page);
   const code = await completeCase1(page);
   await page.getByRole('button', { name: 'Save Assessment' }).click();
   await expect(page).toHaveURL(/\/assessments\/[0-9a-f-]{36}\?step=5$/);
@@ -149,7 +140,7 @@ test('a session that ends offline keeps the outbox for the same user only', asyn
   context,
 }) => {
   await signInAsNurse(page);
-  await waitForOfflineReady(page);
+  await waitForInstalledApp(page);
   await context.setOffline(true);
   const code = await completeCase1(page);
   await page.getByRole('button', { name: 'Save Assessment' }).click();
@@ -180,7 +171,7 @@ test('signing out offline shows the gate at once, keeps the outbox, and ends the
   context,
 }) => {
   await signInAsNurse(page);
-  await waitForOfflineReady(page);
+  await waitForInstalledApp(page);
   await context.setOffline(true);
   const code = await completeCase1(page);
   await page.getByRole('button', { name: 'Save Assessment' }).click();

@@ -38,3 +38,13 @@ export async function expectNoHorizontalOverflow(page: Page) {
     )
     .toBe(0);
 }
+
+/** Waits until the service worker has precached the app and controls the page. */
+export async function waitForInstalledApp(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+}

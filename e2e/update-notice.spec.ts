@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
 import { startOwnServer, type OwnServer } from './own-server.ts';
+import { waitForInstalledApp } from './page-checks.ts';
 
 /**
  * A new version of the app reaches a browser that has the old one installed: the service worker
@@ -44,22 +45,18 @@ function controllingWorkerText(page: Page): Promise<string> {
   });
 }
 
-async function waitForInstalledApp(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-    .toBe(true);
+/** Signs in on a fresh browser, which installs the app, and sees no notice yet. */
+async function openInstalledApp(page: Page): Promise<void> {
+  await page.goto(server.url);
+  await signIn(page, adminUsername, adminPassword);
+  await waitForInstalledApp(page);
+  await expect(page.getByText(updateReady)).toHaveCount(0);
 }
 
 test('a new version found on the next visit is announced, and Reload switches to it', async ({
   page,
 }) => {
-  await page.goto(server.url);
-  await signIn(page, adminUsername, adminPassword);
-  await waitForInstalledApp(page);
-  await expect(page.getByText(updateReady)).toHaveCount(0);
+  await openInstalledApp(page);
 
   publishNewVersion('next visit');
   // The next visit: the browser checks the worker on navigation and installs the new one, which
@@ -88,10 +85,7 @@ test('a new version found on the next visit is announced, and Reload switches to
 test('a new version found while the tab stays open is announced without a reload', async ({
   page,
 }) => {
-  await page.goto(server.url);
-  await signIn(page, adminUsername, adminPassword);
-  await waitForInstalledApp(page);
-  await expect(page.getByText(updateReady)).toHaveCount(0);
+  await openInstalledApp(page);
 
   publishNewVersion('while open');
   // What the browser does by itself from time to time on a page left open.
