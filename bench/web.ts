@@ -123,6 +123,8 @@ interface LighthouseResult {
     { score: number | null; auditRefs: { id: string; weight: number }[] }
   >;
   audits: Record<string, LighthouseAudit>;
+  /** Lighthouse's measure of the host's CPU speed: its 4x slowdown assumes an index over 1,000. */
+  environment: { benchmarkIndex: number };
 }
 
 const lighthouseCli = createRequire(import.meta.url).resolve('lighthouse/cli/index.js');
@@ -190,11 +192,13 @@ if (!fs.existsSync(chromePath)) {
       const cookie = await signIn(server, user);
       const scoreRows: Row[] = [];
       const notes: string[] = [];
+      const benchmarkIndexes: number[] = [];
       for (const formFactor of formFactors) {
         for (const page of pages) {
           const outcomes = [];
           for (let run = 0; run < runs; run += 1) {
             const result = await lighthouse(`${server.url}${page.path}`, formFactor, cookie);
+            benchmarkIndexes.push(result.environment.benchmarkIndex);
             outcomes.push({
               performance: categoryOutcome(result, 'performance'),
               accessibility: categoryOutcome(result, 'accessibility'),
@@ -224,6 +228,12 @@ if (!fs.existsSync(chromePath)) {
       printTable(
         `Lighthouse ${lighthouseVersion}: median of ${runs} run${runs === 1 ? '' : 's'}, ${seededAssessments} assessments, signed in as an administrator`,
         scoreRows,
+      );
+      // The simulated phone is this machine's CPU slowed 4x: on a slower host the same build scores
+      // lower, so figures from different machines compare only beside their index.
+      console.log(
+        `\nLighthouse's benchmark index of this machine (CPU speed): median ${Math.round(percentile(benchmarkIndexes, 0.5))}, ` +
+          `${Math.round(Math.min(...benchmarkIndexes))} to ${Math.round(Math.max(...benchmarkIndexes))}`,
       );
       if (notes.length > 0) {
         console.log('\nBelow the target, the weighted audits that fell short (median run):');
