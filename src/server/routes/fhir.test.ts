@@ -191,7 +191,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
           resource: Array<{
             type: string;
             interaction: Array<{ code: string }>;
-            searchParam: Array<{ name: string; type: string }>;
+            searchParam?: Array<{ name: string; type: string }>;
           }>;
         }>;
       }
@@ -201,10 +201,12 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       rest[0]?.resource.map((resource) => [
         resource.type,
         resource.interaction.map((interaction) => interaction.code),
-        resource.searchParam.map((parameter) => `${parameter.name}:${parameter.type}`),
+        (resource.searchParam ?? []).map((parameter) => `${parameter.name}:${parameter.type}`),
       ]),
     ).toEqual([
       ['RiskAssessment', ['read', 'search-type'], ['subject:reference']],
+      ['Observation', ['read'], []],
+      ['Condition', ['read'], []],
       ['Patient', ['read', 'search-type'], ['identifier:token']],
     ]);
   });
@@ -236,6 +238,48 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       gender: 'female',
       birthDate: '1967-05-04',
     });
+  });
+
+  it('follows every reference of a RiskAssessment to a resource read here, as the export writes it', async () => {
+    for (const risk of [
+      await read(nurse, `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.DM2`),
+      await read(nurse, `/fhir/RiskAssessment/${unlinked.id}.Hypertension`),
+    ]) {
+      const assessmentId = (risk.id ?? '').split('.')[0] ?? '';
+      const exported = (
+        await get(`/api/assessments/${assessmentId}/fhir`, { cookie: doctor.cookie })
+      )
+        .json<{ entry: Array<{ resource: FhirJson }> }>()
+        .entry.map((entry) => withoutIds(entry.resource));
+      const references = [
+        ...((risk.basis as Array<{ reference: string }> | undefined) ?? []),
+        ...(risk.condition === undefined ? [] : [risk.condition as { reference: string }]),
+        risk.subject as { reference: string },
+      ].map((reference) => reference.reference);
+      expect(references.length).toBeGreaterThan(1);
+      for (const reference of references) {
+        const [type, id] = reference.split('/');
+        const target = await read(nurse, `/fhir/${reference}`);
+        expect([target.resourceType, target.id]).toEqual([type, id]);
+        if (type !== 'Patient') expect(exported).toContainEqual(withoutIds(target));
+      }
+    }
+    // The diagnosed Hypertension is the Condition its RiskAssessment names.
+    const hypertension = await read(nurse, `/fhir/Condition/${unlinked.id}.Hypertension`);
+    expect(hypertension).toMatchObject({
+      subject: { reference: `Patient/${unlinked.id}.patient` },
+      code: { text: expect.stringMatching(/hypertension/i) as unknown },
+    });
+    const first = visits[0];
+    const bmi = await read(nurse, `/fhir/Observation/${first?.id ?? ''}.bmi`);
+    expect(bmi).toMatchObject({ subject: { reference: `Patient/${amina.id}` } });
+    expect(bmi.valueQuantity).toMatchObject({
+      value: Math.round((first?.demographics.bmi ?? Number.NaN) * 10) / 10,
+    });
+    // Each read is audited with the resource it returned.
+    const audited = (await auditRows()).map((row) => `${row.target_type}/${row.target_id}`);
+    expect(audited).toContain(`Observation/${first?.id ?? ''}.bmi`);
+    expect(audited).toContain(`Condition/${unlinked.id}.Hypertension`);
   });
 
   it('reads the RiskAssessment of an assessment without a patient record, and its own Patient', async () => {
@@ -361,7 +405,17 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     ]) {
       await refused(url, 404, 'not-found', headers);
     }
-    await refused('/fhir/Observation/x', 404, 'not-supported', headers);
+    await refused('/fhir/Encounter/x', 404, 'not-supported', headers);
+    for (const url of [
+      `/fhir/Observation/${deleted.id}.bmi`,
+      `/fhir/Observation/${ofGone.id}.bmi`,
+      `/fhir/Observation/${visits[0]?.id ?? ''}.DM2`,
+      `/fhir/Condition/${visits[0]?.id ?? ''}.Hypertension`,
+      `/fhir/Condition/${unlinked.id}.bmi`,
+      '/fhir/Condition/nothing-here',
+    ]) {
+      await refused(url, 404, 'not-found', headers);
+    }
     await refused('/fhir/RiskAssessment', 400, 'invalid', headers);
     await refused('/fhir/Patient', 400, 'invalid', headers);
     await refused('/fhir/Patient?identifier=MRN-0077|x|y', 400, 'invalid', headers);

@@ -6,9 +6,11 @@ import {
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import {
   capabilityStatementSchema,
+  conditionResourceSchema,
   fhirIdParamsSchema,
   fhirTexts,
   metadataQuerySchema,
+  observationResourceSchema,
   operationOutcomeSchema,
   patientResourceSchema,
   patientSearchSchema,
@@ -23,8 +25,8 @@ import { databaseFailureOf } from '../db/failures.ts';
 import { AppError } from '../errors.ts';
 import {
   capabilityStatement,
+  readAssessmentPart,
   readPatient,
-  readRiskAssessment,
   searchPatients,
   searchRiskAssessments,
   type FhirReader,
@@ -222,25 +224,54 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         reply.type(fhirJson).send(asBody(capabilityStatement(base(request), context.now()))),
     );
 
-    app.get(
-      '/RiskAssessment/:id',
+    // An assessment's resources by id: its RiskAssessments, and what they refer to (the
+    // Observations in their basis, the diagnosed Condition), so that a client can follow them.
+    const assessmentParts = [
       {
-        config: readAccess,
-        schema: {
-          summary:
-            "One condition's RiskAssessment of a live assessment, as the FHIR export writes it (audited as fhir_read)",
-          description:
-            'Ids are {assessment id}.{condition}: DM2, HIV, TB, Asthma, Hypertension or Hyperlipidaemia. A session of any role, or Authorization: Bearer with an API token.',
-          tags,
-          params: fhirIdParamsSchema,
-          response: { 200: riskAssessmentResourceSchema, ...errors },
-        },
+        type: 'RiskAssessment',
+        summary:
+          "One condition's RiskAssessment of a live assessment, as the FHIR export writes it (audited as fhir_read)",
+        ids: '{assessment id}.{condition}: DM2, HIV, TB, Asthma, Hypertension or Hyperlipidaemia',
+        response: riskAssessmentResourceSchema,
       },
-      async (request, reply) =>
-        reply
-          .type(fhirJson)
-          .send(asBody(await readRiskAssessment(context, reader(request), request.params.id))),
-    );
+      {
+        type: 'Observation',
+        summary:
+          "A measurement of a live assessment that its RiskAssessments' basis names (audited as fhir_read)",
+        ids: '{assessment id}.{measurement}: age, height, weight or bmi, as the assessment recorded them',
+        response: observationResourceSchema,
+      },
+      {
+        type: 'Condition',
+        summary:
+          "A condition diagnosed at a live assessment, which its RiskAssessment's condition names (audited as fhir_read)",
+        ids: '{assessment id}.{condition}, for the conditions the assessment records as diagnosed',
+        response: conditionResourceSchema,
+      },
+    ] as const;
+    for (const part of assessmentParts) {
+      app.get(
+        `/${part.type}/:id`,
+        {
+          config: readAccess,
+          schema: {
+            summary: part.summary,
+            description: `Ids are ${part.ids}. A session of any role, or Authorization: Bearer with an API token.`,
+            tags,
+            params: fhirIdParamsSchema,
+            response: { 200: part.response, ...errors },
+          },
+        },
+        async (request, reply) =>
+          reply
+            .type(fhirJson)
+            .send(
+              asBody(
+                await readAssessmentPart(context, reader(request), part.type, request.params.id),
+              ),
+            ),
+      );
+    }
 
     app.get(
       '/RiskAssessment',

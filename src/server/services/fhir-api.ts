@@ -2,6 +2,8 @@ import type {
   Bundle,
   BundleEntry,
   CapabilityStatement,
+  Condition as FhirCondition,
+  Observation,
   Patient,
   RiskAssessment,
 } from '@medplum/fhirtypes';
@@ -122,19 +124,32 @@ async function auditRead(
 const isRiskAssessment = (resource: { resourceType: string }): resource is RiskAssessment =>
   resource.resourceType === 'RiskAssessment';
 
-export async function readRiskAssessment(
+/** The resources of an assessment the API reads by `{assessment}.{part}`, by type. */
+export interface AssessmentPartResources {
+  RiskAssessment: RiskAssessment;
+  Observation: Observation;
+  Condition: FhirCondition;
+}
+
+/**
+ * One resource of a live assessment, by its API id: a condition's RiskAssessment, or what its
+ * references point at (the measurements' Observations in its basis, the diagnosed Condition).
+ */
+export async function readAssessmentPart<T extends keyof AssessmentPartResources>(
   context: AppContext,
   reader: FhirReader,
+  resourceType: T,
   id: string,
-): Promise<RiskAssessment> {
+): Promise<AssessmentPartResources[T]> {
   const parsed = assessmentPart(id);
-  if (parsed === undefined || !(CONDITIONS as readonly string[]).includes(parsed.part)) {
-    throw notFound();
-  }
+  if (parsed === undefined) throw notFound();
   const { resources } = await liveAssessmentResources(context, parsed.assessmentId);
-  const found = resources.filter(isRiskAssessment).find((resource) => resource.id === id);
+  const found = resources.find(
+    (resource): resource is AssessmentPartResources[T] =>
+      resource.resourceType === resourceType && resource.id === id,
+  );
   if (found === undefined) throw notFound();
-  await auditRead(context, reader, { type: 'RiskAssessment', id });
+  await auditRead(context, reader, { type: resourceType, id });
   return found;
 }
 
@@ -416,6 +431,18 @@ export function capabilityStatement(base: string, now: Date): CapabilityStatemen
                 documentation: 'The Patient assessed: Patient/{id}. Newest first, paged by _count.',
               },
             ],
+          },
+          {
+            type: 'Observation',
+            interaction: [{ code: 'read' }],
+            documentation:
+              "The measurements a RiskAssessment's basis names: {assessment id}.age, .height, .weight or .bmi.",
+          },
+          {
+            type: 'Condition',
+            interaction: [{ code: 'read' }],
+            documentation:
+              'A condition diagnosed at an assessment, which its RiskAssessment names: {assessment id}.{condition}.',
           },
           {
             type: 'Patient',

@@ -49,6 +49,12 @@ export const capabilityStatementSchema = resource('CapabilityStatement').describ
 export const riskAssessmentResourceSchema = resource('RiskAssessment').describe(
   'application/fhir+json RiskAssessment, as the FHIR export writes it',
 );
+export const observationResourceSchema = resource('Observation').describe(
+  "application/fhir+json Observation: a measurement in a RiskAssessment's basis",
+);
+export const conditionResourceSchema = resource('Condition').describe(
+  'application/fhir+json Condition: a condition diagnosed at the assessment',
+);
 export const patientResourceSchema = resource('Patient').describe('application/fhir+json Patient');
 export const searchsetBundleSchema = resource('Bundle').describe(
   'application/fhir+json Bundle of type searchset, with total and a next link while more remain',
