@@ -15,6 +15,7 @@ import { databaseFailureOf } from './failures.ts';
 import { groupCommit, type TransactionWork } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite-adapter.ts';
+import { sqliteLiteralLimits } from './sqlite-literal-limits.ts';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
@@ -152,6 +153,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const sqlite = new NodeSqliteDatabase(file);
   const db = new Kysely<Database>({
     dialect: new TransactionalDdlSqliteDialect({ database: sqlite }),
+    plugins: [sqliteLiteralLimits],
   });
   const batchListeners = new Set<(changes: number) => void>();
   return {
