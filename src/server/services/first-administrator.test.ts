@@ -17,12 +17,13 @@ describe.each(testDatabases())('the first administrator, on $engine', (testDatab
   });
 
   async function start(env: Record<string, string>) {
-    t = await openTestApp(testDatabase, env);
+    const app = await openTestApp(testDatabase, env);
+    t = app;
     const said: string[] = [];
     return {
-      t,
+      t: app,
       said,
-      ensure: () => ensureFirstAdministrator(t!.context, (line) => said.push(line)),
+      ensure: () => ensureFirstAdministrator(app.context, (line) => said.push(line)),
     };
   }
 
