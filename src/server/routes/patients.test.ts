@@ -351,6 +351,40 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     expect(afterUnlink.json<Assessment>().previousAssessment).toBeNull();
   });
 
+  it('compares an assessment with the live one made just before it', async () => {
+    const patient = await createPatient({ number: 'P-ORDER' });
+    const first = await createAssessment({ ...visit(60), patientId: patient.id });
+    t.advance(60_000);
+    const second = await createAssessment({ ...visit(62), patientId: patient.id });
+    // Made in the same millisecond as the second: the two are ordered by id.
+    const third = await createAssessment({ ...visit(64), patientId: patient.id });
+    expect(third.createdAt).toBe(second.createdAt);
+    const [earlier, later] = [second, third].sort((a, b) => (a.id < b.id ? -1 : 1));
+    t.advance(60_000);
+    const fourth = await createAssessment({ ...visit(66), patientId: patient.id });
+    const previousOf = async (id: string) =>
+      (await call(nurse, 'GET', `/api/assessments/${id}`)).json<Assessment>().previousAssessment;
+
+    expect((await previousOf(later!.id))?.id).toBe(earlier!.id);
+    expect((await previousOf(earlier!.id))?.id).toBe(first.id);
+    expect(await previousOf(first.id)).toBeNull();
+    expect(fourth.previousAssessment).toMatchObject({
+      id: later!.id,
+      bmi: later!.demographics.bmi,
+    });
+    expect(fourth.previousAssessment?.results).toHaveLength(6);
+
+    // A deleted assessment is passed over, and counts again once restored.
+    const remove = await call(admin, 'DELETE', `/api/assessments/${later!.id}`, undefined, {
+      'if-match': `"${later!.version}"`,
+    });
+    expect(remove.statusCode, remove.body).toBe(204);
+    expect((await previousOf(fourth.id))?.id).toBe(earlier!.id);
+    const restore = await call(admin, 'POST', `/api/assessments/${later!.id}/restore`, {});
+    expect(restore.statusCode, restore.body).toBe(200);
+    expect((await previousOf(fourth.id))?.id).toBe(later!.id);
+  });
+
   it('creates a new patient with the assessment that first names them, in one transaction', async () => {
     const assessment = await createAssessment({
       ...visit(66),

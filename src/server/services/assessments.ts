@@ -27,7 +27,10 @@ import {
 } from '../db/repositories/assessments.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
-import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
+import {
+  patientRecordsRepository,
+  type PatientRecordRow,
+} from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
@@ -75,8 +78,12 @@ function present(stored: StoredAssessment): Assessment {
   return presentAssessment(stored, input, results);
 }
 
-async function loadOrThrow(db: Executor, id: string): Promise<StoredAssessment> {
-  const stored = await assessmentsRepository.load(db, id);
+async function loadOrThrow(
+  db: Executor,
+  id: string,
+  patientRecord?: PatientRecordRow,
+): Promise<StoredAssessment> {
+  const stored = await assessmentsRepository.load(db, id, patientRecord);
   if (stored === undefined) throw notFound();
   return stored;
 }
@@ -146,7 +153,7 @@ async function patientRecordFor(
   trx: Executor,
   requester: Requester,
   body: AssessmentBody,
-): Promise<string | null | undefined> {
+): Promise<PatientRecordRow | null | undefined> {
   if (body.newPatient !== undefined) {
     if (body.patientId !== undefined && body.patientId !== null) {
       throw new AppError(
@@ -156,14 +163,13 @@ async function patientRecordFor(
         'newPatient',
       );
     }
-    const record = await insertPatientRecord(
+    return insertPatientRecord(
       context,
       trx,
       requester,
       { ...body.newPatient, gender: body.demographics.gender ?? null },
       'newPatient',
     );
-    return record.id;
   }
   if (body.patientId === undefined) return undefined;
   if (body.patientId === null) return null;
@@ -171,7 +177,7 @@ async function patientRecordFor(
   if (record === undefined || record.deleted_at !== null) {
     throw new AppError(400, 'validation_failed', 'patientId: No such patient', 'patientId');
   }
-  return record.id;
+  return record;
 }
 
 /** Draws of a fresh code before a create gives up: four collisions in a row never happen by chance. */
@@ -198,11 +204,12 @@ export async function createAssessment(
   const id = timeOrderedId(now.getTime());
   const patientId = timeOrderedId(now.getTime());
   const createdLocalDate = localDate(now, context.config.timeZone);
+  let patientRecord: PatientRecordRow | null | undefined;
   const insert = (code: string) =>
     context.database.transaction(async (trx) => {
       // Scored with the rule set active when the save commits: one indexed read.
       const result = score(input, await activeRuleSet(trx));
-      const patientRecordId = await patientRecordFor(context, trx, requester, body);
+      patientRecord = await patientRecordFor(context, trx, requester, body);
       const rows = newAssessmentRows({
         id,
         patientId,
@@ -213,7 +220,7 @@ export async function createAssessment(
         at,
         localDate: createdLocalDate,
         createdBy: requester.user.id,
-        patientRecordId: patientRecordId ?? null,
+        patientRecordId: patientRecord?.id ?? null,
         withRiskRank: true,
       });
       await assessmentsRepository.insertPatient(trx, rows.patient);
@@ -261,7 +268,9 @@ export async function createAssessment(
       if (attempt === maxGeneratedCodeAttempts) throw error;
     }
   }
-  return { assessment: present(await loadOrThrow(context.database.db, id)), created: true };
+  // The answer names the patient record as the save's transaction read it.
+  const stored = await loadOrThrow(context.database.db, id, patientRecord ?? undefined);
+  return { assessment: present(stored), created: true };
 }
 
 function assertLive(row: AssessmentRow): void {
@@ -295,13 +304,13 @@ export async function updateAssessment(
     if (body.code !== undefined && body.code !== row.assessment_code) {
       throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
     }
-    const patientRecordId = await patientRecordFor(context, trx, requester, body);
+    const patientRecord = await patientRecordFor(context, trx, requester, body);
     const updated = await assessmentsRepository.updateAssessmentAtVersion(
       trx,
       id,
       expectedVersion,
       {
-        ...(patientRecordId === undefined ? {} : { patient_record_id: patientRecordId }),
+        ...(patientRecord === undefined ? {} : { patient_record_id: patientRecord?.id ?? null }),
         assessment_complete: result.assessmentComplete,
         total_score: result.totalScore,
         notes: body.notes === undefined ? row.notes : body.notes,

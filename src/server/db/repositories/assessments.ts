@@ -324,7 +324,15 @@ export const assessmentsRepository = {
       .executeTakeFirst();
   },
 
-  async load(db: Executor, id: string): Promise<StoredAssessment | undefined> {
+  /**
+   * An assessment with everything it shows; `patientRecord`, a record the caller has read (a
+   * save's answer names the record its transaction checked), saves reading it again.
+   */
+  async load(
+    db: Executor,
+    id: string,
+    patientRecord?: PatientRecordRow,
+  ): Promise<StoredAssessment | undefined> {
     const assessment = await this.findAssessment(db, id);
     if (assessment === undefined) return undefined;
     const recordId = assessment.patient_record_id;
@@ -350,12 +358,16 @@ export const assessmentsRepository = {
               .select('display_name')
               .where('id', '=', assessment.created_by)
               .executeTakeFirst(),
-        recordId === null ? undefined : patientRecordsRepository.find(db, recordId),
         recordId === null
-          ? []
-          : patientRecordsRepository.timeline(db, recordId, {
-              before: { createdAt: assessment.created_at, id: assessment.id },
-              limit: 1,
+          ? undefined
+          : patientRecord?.id === recordId
+            ? patientRecord
+            : patientRecordsRepository.find(db, recordId),
+        recordId === null
+          ? undefined
+          : patientRecordsRepository.assessmentBefore(db, recordId, {
+              createdAt: assessment.created_at,
+              id: assessment.id,
             }),
       ]);
     return {
@@ -368,7 +380,7 @@ export const assessmentsRepository = {
       results,
       createdByName: creator?.display_name ?? null,
       patientRecord: record,
-      previous: previous[0],
+      previous,
     };
   },
 
