@@ -15,9 +15,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db = new DatabaseSync(file);
     // WAL lets readers work beside the writer; synchronous=FULL must be set on every connection
     // because a reopened WAL database otherwise falls back to NORMAL and may lose committed work
-    // on power loss.
+    // on power loss. Temporary storage in memory: a statement whose triggers change other rows
+    // (a save naming a patient refreshes the patient's follow-up row) keeps its statement
+    // journal there instead of creating, writing and deleting a file each time; this cost such
+    // a save about 150 µs. The committed data and its WAL are unchanged.
     this.#db.exec(
-      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY;',
     );
   }
 
