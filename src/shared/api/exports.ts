@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assessmentListQuerySchema } from './assessments.ts';
+import { assessmentListQuerySchema } from './assessment-list.ts';
 
 /** A bulk export is narrowed exactly as the history is: its search and whole-day date range. */
 export const exportQuerySchema = assessmentListQuerySchema.pick({ q: true, from: true, to: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS } from '../../engine/index.ts';
-import { assessmentListQuerySchema } from './assessments.ts';
+import { assessmentListQuerySchema } from './assessment-list.ts';
 
 /** The population panel counts the assessments the history shows: same search, same dates. */
 export const populationQuerySchema = assessmentListQuerySchema.pick({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, RISK_STATUSES, type Condition } from '../../engine/index.ts';
-import { assessmentListQuerySchema } from './assessments.ts';
+import { assessmentListQuerySchema } from './assessment-list.ts';
 
 export const reviewCommentsMaxLength = 10_000;
 
