@@ -3,18 +3,10 @@ import {
   type Assessment,
   type AssessmentBody,
 } from '../../shared/api/assessments.ts';
-import { ApiError, apiRequest } from './client.ts';
+import { ApiError, apiRequest, ifMatch } from './client.ts';
 
 function assessmentPath(id: string): string {
   return `/api/assessments/${encodeURIComponent(id)}`;
-}
-
-/**
- * An update, sign-off or delete names the version of the assessment the user saw; the server
- * refuses a change based on a stale one (412).
- */
-export function ifMatch(version: number): Record<string, string> {
-  return { 'if-match': `"${version}"` };
 }
 
 export function getAssessment(id: string, signal?: AbortSignal): Promise<Assessment> {

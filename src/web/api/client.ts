@@ -95,6 +95,14 @@ export interface RequestOptions {
 }
 
 /**
+ * An update, sign-off or delete names the version of the assessment the user saw; the server
+ * refuses a change based on a stale one (412).
+ */
+export function ifMatch(version: number): Record<string, string> {
+  return { 'if-match': `"${version}"` };
+}
+
+/**
  * Calls the API and returns the response body checked against the schema (or nothing when no
  * schema is given). Every failure is thrown as an ApiError; an aborted call rethrows the abort.
  */

@@ -1,7 +1,6 @@
-import { assessmentListSchema, type AssessmentList } from '../../shared/api/assessments.ts';
+import { assessmentListSchema, type AssessmentList } from '../../shared/api/assessment-list.ts';
 import { populationSchema, type Population } from '../../shared/api/population.ts';
-import { ifMatch } from './assessments.ts';
-import { apiRequest } from './client.ts';
+import { apiRequest, ifMatch } from './client.ts';
 
 /** What narrows the history: the search words and whole days (YYYY-MM-DD), unset when empty. */
 export interface HistoryFilter {

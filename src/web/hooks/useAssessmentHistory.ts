@@ -1,9 +1,15 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { listAssessments, type HistoryFilter } from '../api/history.ts';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { ApiError } from '../api/client.ts';
+import { deleteAssessment, listAssessments, type HistoryFilter } from '../api/history.ts';
 import { errorMessage } from '../forms.ts';
 import { historyState, listingFailureMessage } from '../pages/dashboard/historyState.ts';
-import { queryKeys } from './serverState.ts';
+import { assessmentDeleted, assessmentListsChanged, queryKeys } from './serverState.ts';
 
 /**
  * The assessment history for a filter, 20 rows a page, through TanStack Query: each filter's
@@ -77,4 +83,23 @@ export function useAssessmentHistory(filter: HistoryFilter) {
 
   // A page of rows is a large render: deferred, typing in the search stays responsive.
   return { state: useDeferredValue(state), loadMore, retry, dismissError };
+}
+
+/**
+ * Deletes an assessment as the user saw it (`version`). Done, it leaves the history at once; refused
+ * because someone changed it since (412), nothing was deleted and the lists are read as they are.
+ */
+export function useDeleteAssessment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, version }: { id: string; version: number }) => deleteAssessment(id, version),
+    onSuccess: (_, { id }) => {
+      void assessmentDeleted(queryClient, id);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 412) {
+        void assessmentListsChanged(queryClient);
+      }
+    },
+  });
 }

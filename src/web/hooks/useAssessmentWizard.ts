@@ -14,7 +14,8 @@ import { useOutbox } from '../offline/OutboxContext.ts';
 import { listRuleSetsOrCopy } from '../offline/ruleSetCopy.ts';
 import { offlineTexts } from '../offline/texts.ts';
 import { activeRuleSetOf, type ActiveRuleSet } from '../pages/assessment/activeRuleSet.ts';
-import { clearAssessmentDraft, readDraft, writeDraft } from '../pages/assessment/draft.ts';
+import { clearAssessmentDraft, writeDraft } from '../pages/assessment/draft.ts';
+import { readDraft } from '../pages/assessment/readDraft.ts';
 import {
   assessmentBody,
   formFromAssessment,

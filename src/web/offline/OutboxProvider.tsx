@@ -1,29 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { notifications } from '@mantine/notifications';
-import { saveNewAssessment, updateAssessment } from '../api/assessments.ts';
-import { assessmentBody } from '../pages/assessment/form.ts';
 import { idbOutboxStore } from './idbOutboxStore.ts';
-import {
-  queueSave,
-  readOutbox,
-  removeCode,
-  sendOutbox,
-  type OutboxContent,
-  type OutboxEntry,
-} from './outbox.ts';
+import type { OutboxEntry } from './outbox.ts';
 import { listRuleSetsOrCopy } from './ruleSetCopy.ts';
 import { OutboxContext, type OutboxContextValue } from './OutboxContext.ts';
 import { offlineTexts } from './texts.ts';
 import { useOnline } from './useOnline.ts';
 
-/** Sends one entry as the wizard would have: a first save by its code, or an update. */
-async function sendEntry({ draft, creatorName }: OutboxContent): Promise<void> {
-  const body = assessmentBody(draft.form);
-  if (draft.assessmentId === null) {
-    await saveNewAssessment({ ...body, code: draft.code }, creatorName);
-  } else {
-    await updateAssessment(draft.assessmentId, draft.baseVersion ?? 1, body);
-  }
+// Reading and sending entries (the draft's schema, the assessment API and theirs) load only when
+// the user has entries or queues one: the first view of most visits builds none of it.
+const loadOutbox = () => import('./outbox.ts');
+const loadSendEntry = () => import('./sendEntry.ts');
+
+async function hasEntries(userId: string): Promise<boolean> {
+  return (await idbOutboxStore.entries(userId)).length > 0;
 }
 
 /**
@@ -37,6 +27,11 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
   const sending = useRef(false);
 
   const refresh = useCallback(async () => {
+    if (!(await hasEntries(userId))) {
+      setEntries([]);
+      return;
+    }
+    const { readOutbox } = await loadOutbox();
     setEntries(await readOutbox(idbOutboxStore, userId));
   }, [userId]);
 
@@ -44,6 +39,8 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
     if (sending.current) return;
     sending.current = true;
     try {
+      if (!(await hasEntries(userId))) return;
+      const [{ sendOutbox }, { sendEntry }] = await Promise.all([loadOutbox(), loadSendEntry()]);
       const outcome = await sendOutbox(idbOutboxStore, userId, sendEntry);
       if (outcome.sent > 0) {
         setUploads((count) => count + 1);
@@ -70,10 +67,12 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
       entries,
       uploads,
       queue: async (content) => {
+        const { queueSave } = await loadOutbox();
         await queueSave(idbOutboxStore, userId, content);
         await refresh();
       },
       forget: async (code) => {
+        const { removeCode } = await loadOutbox();
         await removeCode(idbOutboxStore, userId, code);
         await refresh();
       },

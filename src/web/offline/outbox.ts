@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../api/client.ts';
-import { parseDraft, serializeDraft, type AssessmentDraft } from '../pages/assessment/draft.ts';
+import { serializeDraft, type AssessmentDraft } from '../pages/assessment/draft.ts';
+import { parseDraft } from '../pages/assessment/readDraft.ts';
 import { makeOutboxKey, seal, unseal, type Sealed } from './outboxCrypto.ts';
 
 /**

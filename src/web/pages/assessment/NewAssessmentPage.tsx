@@ -8,7 +8,8 @@ import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
-import { newDraft, readDraftFor, writeDraft, type AssessmentDraft } from './draft.ts';
+import { newDraft, writeDraft, type AssessmentDraft } from './draft.ts';
+import { readDraftFor } from './readDraft.ts';
 import { emptyForm, type AssessmentForm } from './form.ts';
 import { withChosenPatient } from './patient.ts';
 

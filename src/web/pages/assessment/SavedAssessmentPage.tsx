@@ -8,7 +8,7 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
-import { readDraftFor } from './draft.ts';
+import { readDraftFor } from './readDraft.ts';
 import { formFromAssessment } from './form.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
 

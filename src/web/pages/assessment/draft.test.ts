@@ -3,12 +3,11 @@ import {
   clearAssessmentDraft,
   draftStorageKey,
   newDraft,
-  parseDraft,
-  readDraftFor,
   serializeDraft,
   writeDraft,
   type AssessmentDraft,
 } from './draft.ts';
+import { parseDraft, readDraftFor } from './readDraft.ts';
 import { emptyForm, emptyPatientForm } from './form.ts';
 
 function memoryStorage() {

@@ -20,8 +20,7 @@ import { can } from '../../../shared/permissions.ts';
 import { DateRangeForm } from '../../components/DateRangeForm.tsx';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { errorMessage } from '../../forms.ts';
-import { useDeleteAssessment } from '../../hooks/useAssessment.ts';
-import { useAssessmentHistory } from '../../hooks/useAssessmentHistory.ts';
+import { useAssessmentHistory, useDeleteAssessment } from '../../hooks/useAssessmentHistory.ts';
 import {
   bulkReportFailureMessage,
   useBulkReportDownload,
