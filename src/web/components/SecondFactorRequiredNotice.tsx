@@ -1,21 +1,18 @@
 import { Alert, Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Role } from '../../shared/api/users.ts';
-import { roleLabels } from '../format.ts';
+import { localDateTimeFormat, roleLabels } from '../format.ts';
 import { useSession } from '../hooks/useSession.ts';
 
 export const secondFactorPagePath = '/account/second-factor';
 
-const deadlineFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'long',
-  timeStyle: 'short',
-});
+const deadlineFormat = localDateTimeFormat({ dateStyle: 'long', timeStyle: 'short' });
 
 /** What the notice says while the grace of a second factor the user's role requires lasts. */
 export function secondFactorRequiredText(role: Role, by: string): string {
   return (
     `Your role (${roleLabels[role]}) requires two-step sign-in. Set it up by ` +
-    `${deadlineFormat.format(new Date(by))}: after then, signing in asks you to set it up ` +
+    `${deadlineFormat().format(new Date(by))}: after then, signing in asks you to set it up ` +
     'before anything else.'
   );
 }
