@@ -1,4 +1,9 @@
-import type { Role } from './api/users.ts';
+/**
+ * The roles, here rather than with the user schemas (api/users.ts re-exports them), so that what
+ * needs only the roles, such as the session's schema, does not build those.
+ */
+export const roles = ['nurse', 'doctor', 'admin'] as const;
+export type Role = (typeof roles)[number];
 
 /**
  * Every permission in one place: the role table of decisions.md section 1. The server enforces

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roles } from './users.ts';
+import { roles } from '../permissions.ts';
 
 /** The failed-login message, the same whatever was wrong (spec section 8). */
 export const incorrectPasswordMessage = 'Incorrect password. Please try again.';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { roles, type Role } from '../permissions.ts';
 
-export const roles = ['nurse', 'doctor', 'admin'] as const;
-export type Role = (typeof roles)[number];
+export { roles, type Role };
 
 export const passwordMinLength = 12;
 export const passwordMaxLength = 128;

@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import { Anchor, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { PatientList } from '../../../shared/api/patients.ts';
-import { searchPatients } from '../../api/patients.ts';
 import { friendlyMessageFor } from '../../components/errors/friendlyMessage.ts';
 import { patientSearchDetails, patientSearchLimit, patientSearchStatus } from './patientSearch.ts';
 
@@ -38,17 +37,22 @@ export function PatientSearch() {
     }
     const controller = new AbortController();
     setState((current) => ({ ...current, loading: true, failure: null }));
-    searchPatients(query, { limit: patientSearchLimit, signal: controller.signal }).then(
-      (results) => {
-        if (!controller.signal.aborted) {
-          setState({ query, results, loading: false, failure: null });
-        }
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ query, results: null, loading: false, failure: friendlyMessageFor(error) });
-      },
-    );
+    // The patient API and its schemas load with the first search, not with the dashboard.
+    import('../../api/patients.ts')
+      .then(({ searchPatients }) =>
+        searchPatients(query, { limit: patientSearchLimit, signal: controller.signal }),
+      )
+      .then(
+        (results) => {
+          if (!controller.signal.aborted) {
+            setState({ query, results, loading: false, failure: null });
+          }
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setState({ query, results: null, loading: false, failure: friendlyMessageFor(error) });
+        },
+      );
     return () => controller.abort();
   }, [query]);
 
