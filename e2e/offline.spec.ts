@@ -91,6 +91,27 @@ test('an assessment saved offline waits through a reload and uploads once when b
   expect(await serverCopies(context, code)).toBe(1);
 });
 
+test.describe('before the service worker has stored the app', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('a save that meets a dropped network still waits in the outbox', async ({
+    page,
+    context,
+  }) => {
+    await signInAsNurse(page);
+    const code = await completeCase1(page);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Save Assessment' }).click();
+    await expect(page.getByText(/will upload by itself/).first()).toBeVisible();
+    await expect(page.getByText('The assessment could not be kept on this device.')).toHaveCount(0);
+    await expect(waitingList(page).getByText(code)).toBeVisible();
+
+    await context.setOffline(false);
+    await expect(page.getByText('An assessment saved offline was uploaded.')).toBeVisible();
+    expect(await serverCopies(context, code)).toBe(1);
+  });
+});
+
 test("an update the server refuses stays with the server's reason until discarded", async ({
   page,
   context,

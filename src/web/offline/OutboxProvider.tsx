@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { notifications } from '@mantine/notifications';
+import { useWhenIdle } from '../hooks/useWhenIdle.ts';
 import { idbOutboxStore } from './idbOutboxStore.ts';
 import type { OutboxEntry } from './outbox.ts';
 import { listRuleSetsOrCopy } from './ruleSetCopy.ts';
@@ -11,6 +12,14 @@ import { useOnline } from './useOnline.ts';
 // the user has entries or queues one: the first view of most visits builds none of it.
 const loadOutbox = () => import('./outbox.ts');
 const loadSendEntry = () => import('./sendEntry.ts');
+
+/**
+ * Loads them once the first view is done, so that a save queued after the network drops finds
+ * them in the page even before the service worker has stored the app's files.
+ */
+function preloadOutbox(): void {
+  Promise.all([loadOutbox(), loadSendEntry()]).catch(() => undefined);
+}
 
 async function hasEntries(userId: string): Promise<boolean> {
   return (await idbOutboxStore.entries(userId)).length > 0;
@@ -25,6 +34,7 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
   const [uploads, setUploads] = useState(0);
   const online = useOnline();
   const sending = useRef(false);
+  useWhenIdle(preloadOutbox);
 
   const refresh = useCallback(async () => {
     if (!(await hasEntries(userId))) {
