@@ -87,9 +87,14 @@ test('a session ended on the server brings back the gate, then the same view', a
   page,
   context,
 }) => {
-  await signInAsAdmin(page);
   // The dashboard's own requests (some start once their part of the page has loaded) must not
-  // be the ones that find the session gone: the click on Users is.
+  // be the ones that find the session gone: the click on Users is. Doctor Agreement loads last,
+  // after the browser is idle, and may ask for its figures after the network first fell quiet.
+  const agreement = page.waitForResponse((response) =>
+    response.url().includes('/api/reviews/agreement'),
+  );
+  await signInAsAdmin(page);
+  await agreement;
   await page.waitForLoadState('networkidle');
   await context.clearCookies();
   await page.getByRole('link', { name: 'Users' }).click();

@@ -120,6 +120,20 @@ for (const viewport of viewports) {
     await expect(page.getByText('🔒 Signed Off - Read Only')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
+    // The notice fades in; axe reads its colours once it is fully shown, not halfway.
+    const notice = page.getByText('Assessment signed off.');
+    await expect(notice).toBeVisible();
+    await expect
+      .poll(() =>
+        notice.evaluate((element) => {
+          let opacity = 1;
+          for (let node: Element | null = element; node !== null; node = node.parentElement) {
+            opacity *= Number(getComputedStyle(node).opacity);
+          }
+          return opacity;
+        }),
+      )
+      .toBe(1);
     await check('5-results-signed-off');
   });
 }
