@@ -39,7 +39,7 @@ const rankOfResults = (assessmentId: string) => `coalesce((
   ), 2)`;
 
 /** SQLite: the statements that recompute one patient record's follow-up row (`p` an expression). */
-function sqliteRefresh(p: string, guard = 'true'): string {
+export function sqliteRefresh(p: string, guard = 'true'): string {
   return `
     delete from patient_follow_ups where patient_record_id = ${p} and ${guard};
     insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
@@ -53,6 +53,37 @@ function sqliteRefresh(p: string, guard = 'true'): string {
         )
         and a.risk_rank < 2
         and exists (select 1 from patient_records pr where pr.id = ${p} and pr.deleted_at is null);`;
+}
+
+/**
+ * SQLite: the triggers that keep each patient record's follow-up row, each running `refresh` for
+ * the records a change touches.
+ */
+export function sqliteFollowUpTriggers(refresh: (p: string, guard?: string) => string): string[] {
+  return [
+    `create trigger worklists_follow_up_insert after insert on assessments
+      when new.patient_record_id is not null begin
+        ${refresh('new.patient_record_id')}
+      end`,
+    `create trigger worklists_follow_up_delete after delete on assessments
+      when old.patient_record_id is not null begin
+        ${refresh('old.patient_record_id')}
+      end`,
+    `create trigger worklists_follow_up_update
+      after update of patient_record_id, deleted_at, risk_rank, created_at on assessments
+      when (old.patient_record_id is not null or new.patient_record_id is not null)
+        and (old.patient_record_id is not new.patient_record_id
+          or old.deleted_at is not new.deleted_at
+          or old.risk_rank <> new.risk_rank
+          or old.created_at <> new.created_at) begin
+        ${refresh('new.patient_record_id')}
+        ${refresh('old.patient_record_id', 'old.patient_record_id is not new.patient_record_id')}
+      end`,
+    `create trigger worklists_follow_up_record after update of deleted_at on patient_records
+      when old.deleted_at is not new.deleted_at begin
+        ${refresh('new.id')}
+      end`,
+  ];
 }
 
 async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
@@ -109,29 +140,7 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
         update worklist_totals set total = total + ${listed.sqlite('new')} - ${listed.sqlite('old')}
         where list = 'review';
       end`,
-    // The patients to follow up.
-    `create trigger worklists_follow_up_insert after insert on assessments
-      when new.patient_record_id is not null begin
-        ${sqliteRefresh('new.patient_record_id')}
-      end`,
-    `create trigger worklists_follow_up_delete after delete on assessments
-      when old.patient_record_id is not null begin
-        ${sqliteRefresh('old.patient_record_id')}
-      end`,
-    `create trigger worklists_follow_up_update
-      after update of patient_record_id, deleted_at, risk_rank, created_at on assessments
-      when (old.patient_record_id is not null or new.patient_record_id is not null)
-        and (old.patient_record_id is not new.patient_record_id
-          or old.deleted_at is not new.deleted_at
-          or old.risk_rank <> new.risk_rank
-          or old.created_at <> new.created_at) begin
-        ${sqliteRefresh('new.patient_record_id')}
-        ${sqliteRefresh('old.patient_record_id', 'old.patient_record_id is not new.patient_record_id')}
-      end`,
-    `create trigger worklists_follow_up_record after update of deleted_at on patient_records
-      when old.deleted_at is not new.deleted_at begin
-        ${sqliteRefresh('new.id')}
-      end`,
+    ...sqliteFollowUpTriggers(sqliteRefresh),
     // The length of Follow-up Due.
     `create trigger worklists_follow_up_total_insert after insert on patient_follow_ups begin
         update worklist_totals set total = total + 1 where list = 'follow_up';

@@ -16,6 +16,7 @@ import { cdsClients } from './20261125T0600-cds-clients.ts';
 import { apiTokens } from './20261125T0610-api-tokens.ts';
 import { mfa } from './20261125T0620-mfa.ts';
 import { mfaRequired } from './20261125T0700-mfa-required.ts';
+import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -36,4 +37,5 @@ export const migrations: readonly TriageMigration[] = [
   apiTokens,
   mfa,
   mfaRequired,
+  followUpInPlace,
 ];

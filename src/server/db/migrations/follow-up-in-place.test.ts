@@ -1,0 +1,170 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import type { Patient } from '../../../shared/api/patients.ts';
+import { openTestApp } from '../../testing/app.ts';
+import { testDatabases } from '../../testing/databases.ts';
+import { undoThrough } from '../../testing/migrations.ts';
+import { signedInAs } from '../../testing/users.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
+import { migrations } from './index.ts';
+
+const high = {
+  demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
+  riskFactors: { smoking: false, familyHistory: { DM2: true } },
+  symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
+};
+const moderate = {
+  demographics: { age: 62, gender: 'Female', height: 160, weight: 60 },
+  riskFactors: { smoking: false, familyHistory: { DM2: true } },
+};
+const low = {
+  demographics: { age: 30, gender: 'Female', height: 165, weight: 60 },
+  riskFactors: {},
+};
+
+describe.each(testDatabases())('the follow-up-in-place migration on $engine', (testDatabase) => {
+  it('keeps the follow-up rows the version before made, and keeps them from there', async () => {
+    const t = await openTestApp(testDatabase);
+    try {
+      const db = t.database.db;
+      const nurse = await signedInAs(t, 'nurse');
+      const admin = await signedInAs(t, 'admin');
+      const call = (
+        who: { cookie: string },
+        method: 'POST' | 'DELETE',
+        url: string,
+        payload?: object,
+      ) =>
+        t.app.inject({
+          method,
+          url,
+          headers: { cookie: who.cookie },
+          ...(payload === undefined ? {} : { payload }),
+        });
+      const save = async (patient: Patient, body: object) => {
+        const response = await call(nurse, 'POST', '/api/assessments', {
+          ...body,
+          patientId: patient.id,
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        t.advance(60_000);
+        return response.json<Assessment>();
+      };
+      /** Each followed patient's number, assessment and level, and the list's kept length. */
+      const followed = async () => {
+        const rows = await db
+          .selectFrom('patient_follow_ups')
+          .innerJoin(
+            'patient_records',
+            'patient_records.id',
+            'patient_follow_ups.patient_record_id',
+          )
+          .select(['patient_records.number', 'patient_follow_ups.assessment_id', 'level'])
+          .orderBy('patient_records.number')
+          .execute();
+        const total = await db
+          .selectFrom('worklist_totals')
+          .select('total')
+          .where('list', '=', 'follow_up')
+          .executeTakeFirstOrThrow();
+        return {
+          rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
+          total: Number(total.total),
+        };
+      };
+
+      // A database as the version before this migration made and kept it.
+      await undoThrough(t.database, followUpInPlace.name);
+      const patients: Patient[] = [];
+      for (const number of ['F-1', 'F-2', 'F-3']) {
+        const created = await call(nurse, 'POST', '/api/patients', { number });
+        expect(created.statusCode, created.body).toBe(201);
+        patients.push(created.json<Patient>());
+      }
+      const [one, two, three] = patients as [Patient, Patient, Patient];
+      const oneHigh = await save(one, high);
+      await save(two, low);
+      const twoModerate = await save(two, moderate);
+      await save(three, low);
+      const before = await followed();
+      expect(before).toEqual({
+        rows: [
+          ['F-1', oneHigh.id, 0],
+          ['F-2', twoModerate.id, 1],
+        ],
+        total: 2,
+      });
+
+      expect(await migrateToLatest(t.database)).toEqual(
+        migrations.slice(migrations.indexOf(followUpInPlace)).map((migration) => migration.name),
+      );
+      expect(await followed()).toEqual(before);
+
+      // A later assessment of a followed patient changes their row where it is (on SQLite the
+      // row keeps its place in the table: a row deleted and inserted again would be put after
+      // F-2's).
+      const rowIdOf = async (number: string) =>
+        t.database.engine === 'sqlite'
+          ? (
+              await sql<{ rowid: number }>`select f.rowid from patient_follow_ups f
+                join patient_records pr on pr.id = f.patient_record_id
+                where pr.number = ${number}`.execute(db)
+            ).rows[0]?.rowid
+          : undefined;
+      const rowBefore = await rowIdOf('F-1');
+      const oneModerate = await save(one, moderate);
+      expect(await followed()).toEqual({
+        rows: [
+          ['F-1', oneModerate.id, 1],
+          ['F-2', twoModerate.id, 1],
+        ],
+        total: 2,
+      });
+      expect(await rowIdOf('F-1')).toBe(rowBefore);
+
+      // A patient with no row gains one; one assessed at low risk loses theirs.
+      const threeHigh = await save(three, high);
+      expect(await followed()).toEqual({
+        rows: [
+          ['F-1', oneModerate.id, 1],
+          ['F-2', twoModerate.id, 1],
+          ['F-3', threeHigh.id, 0],
+        ],
+        total: 3,
+      });
+      await save(one, low);
+      const twoAndThree = {
+        rows: [
+          ['F-2', twoModerate.id, 1],
+          ['F-3', threeHigh.id, 0],
+        ],
+        total: 2,
+      };
+      expect(await followed()).toEqual(twoAndThree);
+
+      // Deleting the latest assessment or the record, and restoring them, as before.
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/assessments/${threeHigh.id}`,
+        headers: { cookie: admin.cookie, 'if-match': `"${threeHigh.version}"` },
+      });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      const onlyTwo = { rows: [['F-2', twoModerate.id, 1]], total: 1 };
+      expect(await followed()).toEqual(onlyTwo);
+      const restored = await call(admin, 'POST', `/api/assessments/${threeHigh.id}/restore`);
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect(await followed()).toEqual(twoAndThree);
+      const record = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/patients/${three.id}`,
+        headers: { cookie: admin.cookie, 'if-match': `"${three.version}"` },
+      });
+      expect(record.statusCode, record.body).toBe(204);
+      expect(await followed()).toEqual(onlyTwo);
+    } finally {
+      await t.close();
+    }
+  });
+});
