@@ -10,7 +10,7 @@ describe('a SQLite connection', () => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes ahead, syncs every commit, checks foreign keys and keeps temporary storage in memory, each time the file is opened', () => {
+  it('writes ahead, syncs every commit, checks foreign keys, keeps temporary storage in memory and caches 64 MiB of pages, each time the file is opened', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-sqlite-'));
     dirs.push(dir);
     const file = path.join(dir, 'triage.sqlite');
@@ -20,6 +20,7 @@ describe('a SQLite connection', () => {
       expect(db.pragma('synchronous')).toEqual({ synchronous: 2 });
       expect(db.pragma('foreign_keys')).toEqual({ foreign_keys: 1 });
       expect(db.pragma('temp_store')).toEqual({ temp_store: 2 });
+      expect(db.pragma('cache_size')).toEqual({ cache_size: -65536 });
       db.close();
     }
   });

@@ -18,9 +18,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     // on power loss. Temporary storage in memory: a statement whose triggers change other rows
     // (a save naming a patient refreshes the patient's follow-up row) keeps its statement
     // journal there instead of creating, writing and deleting a file each time; this cost such
-    // a save about 150 µs. The committed data and its WAL are unchanged.
+    // a save about 150 µs. The committed data and its WAL are unchanged. A page cache of 64 MiB
+    // instead of SQLite's 2 MiB: at a million assessments a save naming a random patient read
+    // about 20 pages from the file each time (the patient's index pages, its previous assessment,
+    // and the upper pages of every index it writes, evicted by the others).
     this.#db.exec(
-      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY;',
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;',
     );
   }
 
