@@ -5,25 +5,14 @@ import type { FollowUpList, ReviewWorklist } from '../../shared/api/worklists.ts
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs, testPassword } from '../testing/users.ts';
+import {
+  highRiskBody as high,
+  lowRiskBody as low,
+  moderateRiskBody as moderate,
+} from '../testing/risk-bodies.ts';
 
 const dayMs = 86_400_000;
 
-/** DM2 at High (thirst, family history, BMI over 25) and Hyperlipidaemia at Moderate. */
-const high = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-  symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
-};
-/** DM2 at Moderate only. */
-const moderate = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 60 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-};
-/** Every condition Low. */
-const low = {
-  demographics: { age: 30, gender: 'Female', height: 165, weight: 60 },
-  riskFactors: {},
-};
 /** DM2 diagnosed, nothing else above Low. */
 const diagnosed = {
   ...moderate,

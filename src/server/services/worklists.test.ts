@@ -5,20 +5,11 @@ import type { Patient } from '../../shared/api/patients.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
-
-const high = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-  symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
-};
-const moderate = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 60 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-};
-const low = {
-  demographics: { age: 30, gender: 'Female', height: 165, weight: 60 },
-  riskFactors: {},
-};
+import {
+  highRiskBody as high,
+  lowRiskBody as low,
+  moderateRiskBody as moderate,
+} from '../testing/risk-bodies.ts';
 
 describe.each(testDatabases())(
   'what the worklists keep, under concurrent writers, on $engine',

@@ -9,20 +9,11 @@ import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
 import { migrations } from './index.ts';
-
-const high = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-  symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
-};
-const moderate = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 60 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true } },
-};
-const low = {
-  demographics: { age: 30, gender: 'Female', height: 165, weight: 60 },
-  riskFactors: {},
-};
+import {
+  highRiskBody as high,
+  lowRiskBody as low,
+  moderateRiskBody as moderate,
+} from '../../testing/risk-bodies.ts';
 
 describe.each(testDatabases())('the follow-up-in-place migration on $engine', (testDatabase) => {
   it('keeps the follow-up rows the version before made, and keeps them from there', async () => {
