@@ -53,7 +53,7 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Title.css';
 import '@mantine/notifications/styles.css';
-import { lazy, StrictMode, Suspense } from 'react';
+import { lazy, startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { MantineProvider } from '@mantine/core';
@@ -78,24 +78,29 @@ const queryClient = makeQueryClient();
 const root = document.getElementById('root');
 if (root === null) throw new Error('The page has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <Suspense fallback={null}>
-        <NotificationsContainer />
-      </Suspense>
-      <UpdateNotice />
-      <ErrorBoundary>
-        <ErrorBannerProvider>
-          <QueryClientProvider client={queryClient}>
-            <BrowserRouter>
-              <SessionProvider>
-                <App />
-              </SessionProvider>
-            </BrowserRouter>
-          </QueryClientProvider>
-        </ErrorBannerProvider>
-      </ErrorBoundary>
-    </MantineProvider>
-  </StrictMode>,
+const reactRoot = createRoot(root);
+// The first render, like every later one the session starts, as a transition: React renders it in
+// pieces between which the browser can handle input, instead of in one long task.
+startTransition(() =>
+  reactRoot.render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+        <Suspense fallback={null}>
+          <NotificationsContainer />
+        </Suspense>
+        <UpdateNotice />
+        <ErrorBoundary>
+          <ErrorBannerProvider>
+            <QueryClientProvider client={queryClient}>
+              <BrowserRouter>
+                <SessionProvider>
+                  <App />
+                </SessionProvider>
+              </BrowserRouter>
+            </QueryClientProvider>
+          </ErrorBannerProvider>
+        </ErrorBoundary>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );
