@@ -38,12 +38,9 @@ const rankOfResults = (assessmentId: string) => `coalesce((
     from results r where r.assessment_id = ${assessmentId}
   ), 2)`;
 
-/** SQLite: the statements that recompute one patient record's follow-up row (`p` an expression). */
-export function sqliteRefresh(p: string, guard = 'true'): string {
-  return `
-    delete from patient_follow_ups where patient_record_id = ${p} and ${guard};
-    insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
-      select a.patient_record_id, a.id, a.risk_rank, a.created_at
+/** SQLite: the patient record's latest live assessment, when it is to be followed up. */
+export function sqliteFollowed(p: string, guard: string): string {
+  return `select a.patient_record_id, a.id, a.risk_rank, a.created_at
       from assessments a
       where ${guard}
         and a.id = (
@@ -52,7 +49,15 @@ export function sqliteRefresh(p: string, guard = 'true'): string {
           order by l.created_at desc, l.id desc limit 1
         )
         and a.risk_rank < 2
-        and exists (select 1 from patient_records pr where pr.id = ${p} and pr.deleted_at is null);`;
+        and exists (select 1 from patient_records pr where pr.id = ${p} and pr.deleted_at is null)`;
+}
+
+/** SQLite: the statements that recompute one patient record's follow-up row (`p` an expression). */
+export function sqliteRefresh(p: string, guard = 'true'): string {
+  return `
+    delete from patient_follow_ups where patient_record_id = ${p} and ${guard};
+    insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
+      ${sqliteFollowed(p, guard)};`;
 }
 
 /**

@@ -1,6 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
-import { sqliteFollowUpTriggers, sqliteRefresh } from './20261125T0300-worklists.ts';
+import {
+  sqliteFollowed,
+  sqliteFollowUpTriggers,
+  sqliteRefresh,
+} from './20261125T0300-worklists.ts';
 import type { TriageMigration } from './types.ts';
 
 /**
@@ -11,20 +15,6 @@ import type { TriageMigration } from './types.ts';
  * that leaves the row as it was writes nothing. The rows and the list are the same as before.
  * PostgreSQL already updated the row in place (20261125T0300-worklists).
  */
-
-/** The patient record's latest live assessment, when it is to be followed up. */
-function sqliteFollowed(p: string, guard: string): string {
-  return `select a.patient_record_id, a.id, a.risk_rank, a.created_at
-      from assessments a
-      where ${guard}
-        and a.id = (
-          select l.id from assessments l
-          where l.patient_record_id = ${p} and l.deleted_at is null
-          order by l.created_at desc, l.id desc limit 1
-        )
-        and a.risk_rank < 2
-        and exists (select 1 from patient_records pr where pr.id = ${p} and pr.deleted_at is null)`;
-}
 
 function sqliteRefreshInPlace(p: string, guard = 'true'): string {
   return `

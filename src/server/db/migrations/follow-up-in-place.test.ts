@@ -27,11 +27,12 @@ describe.each(testDatabases())('the follow-up-in-place migration on $engine', (t
         method: 'POST' | 'DELETE',
         url: string,
         payload?: object,
+        headers: Record<string, string> = {},
       ) =>
         t.app.inject({
           method,
           url,
-          headers: { cookie: who.cookie },
+          headers: { cookie: who.cookie, ...headers },
           ...(payload === undefined ? {} : { payload }),
         });
       const save = async (patient: Patient, body: object) => {
@@ -136,10 +137,8 @@ describe.each(testDatabases())('the follow-up-in-place migration on $engine', (t
       expect(await followed()).toEqual(twoAndThree);
 
       // Deleting the latest assessment or the record, and restoring them, as before.
-      const deleted = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/assessments/${threeHigh.id}`,
-        headers: { cookie: admin.cookie, 'if-match': `"${threeHigh.version}"` },
+      const deleted = await call(admin, 'DELETE', `/api/assessments/${threeHigh.id}`, undefined, {
+        'if-match': `"${threeHigh.version}"`,
       });
       expect(deleted.statusCode, deleted.body).toBe(204);
       const onlyTwo = { rows: [['F-2', twoModerate.id, 1]], total: 1 };
@@ -147,10 +146,8 @@ describe.each(testDatabases())('the follow-up-in-place migration on $engine', (t
       const restored = await call(admin, 'POST', `/api/assessments/${threeHigh.id}/restore`);
       expect(restored.statusCode, restored.body).toBe(200);
       expect(await followed()).toEqual(twoAndThree);
-      const record = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/patients/${three.id}`,
-        headers: { cookie: admin.cookie, 'if-match': `"${three.version}"` },
+      const record = await call(admin, 'DELETE', `/api/patients/${three.id}`, undefined, {
+        'if-match': `"${three.version}"`,
       });
       expect(record.statusCode, record.body).toBe(204);
       expect(await followed()).toEqual(onlyTwo);
