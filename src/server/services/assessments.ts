@@ -226,7 +226,16 @@ export async function createAssessment(
       await assessmentsRepository.insertPatient(trx, rows.patient);
       await assessmentsRepository.insertAssessment(trx, rows.assessment);
       await assessmentsRepository.insertChildren(trx, rows);
-      // A new assessment is live and has no review yet: it counts for its results alone.
+      await recordAudit(trx, {
+        at: now,
+        actor: requester.user,
+        action: 'assessment_create',
+        target: { type: 'assessment', id },
+        address: requester.address,
+      });
+      // A new assessment is live and has no review yet: it counts for its results alone. The
+      // counts are the save's last write: the rows every save changes stay locked to the others
+      // from here to the commit, not through the rest of this one.
       const counts = new KeptCountChanges();
       for (const row of rows.results) {
         counts.addPopulation(
@@ -235,13 +244,6 @@ export async function createAssessment(
         );
       }
       await keptCountsRepository.apply(trx, counts);
-      await recordAudit(trx, {
-        at: now,
-        actor: requester.user,
-        action: 'assessment_create',
-        target: { type: 'assessment', id },
-        address: requester.address,
-      });
     });
 
   for (let attempt = 1; ; attempt++) {
@@ -326,7 +328,6 @@ export async function updateAssessment(
     await assessmentsRepository.deleteChildren(trx, id);
     await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
     counts.add(await keptCountsRepository.contributions(trx, id), 1);
-    await keptCountsRepository.apply(trx, counts);
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -334,6 +335,7 @@ export async function updateAssessment(
       target: { type: 'assessment', id },
       address: requester.address,
     });
+    await keptCountsRepository.apply(trx, counts);
   });
   return present(await loadOrThrow(context.database.db, id));
 }
@@ -371,13 +373,6 @@ async function changeAssessment(
     // deleted_at is as read: every change of it changes the version, which the write checked. The
     // contributions are read after that write has locked the row, so a review finalized just
     // before is included (and one finalized after finds the assessment deleted).
-    const wasLive = row.deleted_at === null;
-    const isLive = changes.deleted_at === undefined ? wasLive : changes.deleted_at === null;
-    if (wasLive !== isLive) {
-      const counts = new KeptCountChanges();
-      counts.add(await keptCountsRepository.contributions(trx, id), isLive ? 1 : -1);
-      await keptCountsRepository.apply(trx, counts);
-    }
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -385,6 +380,13 @@ async function changeAssessment(
       target: { type: 'assessment', id },
       address: requester.address,
     });
+    const wasLive = row.deleted_at === null;
+    const isLive = changes.deleted_at === undefined ? wasLive : changes.deleted_at === null;
+    if (wasLive !== isLive) {
+      const counts = new KeptCountChanges();
+      counts.add(await keptCountsRepository.contributions(trx, id), isLive ? 1 : -1);
+      await keptCountsRepository.apply(trx, counts);
+    }
   });
 }
 

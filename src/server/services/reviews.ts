@@ -96,13 +96,6 @@ async function writeReview(
         locked: change.lock,
       })),
     );
-    if (change.lock) {
-      // The assessment is live and its row locked (above): its decided rows now count.
-      const { agreement } = await keptCountsRepository.contributions(trx, assessmentId);
-      const counts = new KeptCountChanges();
-      counts.add({ population: [], agreement }, 1);
-      await keptCountsRepository.apply(trx, counts);
-    }
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -111,6 +104,13 @@ async function writeReview(
       target: { type: 'assessment', id: assessmentId },
       address: requester.address,
     });
+    if (change.lock) {
+      // The assessment is live and its row locked (above): its decided rows now count.
+      const { agreement } = await keptCountsRepository.contributions(trx, assessmentId);
+      const counts = new KeptCountChanges();
+      counts.add({ population: [], agreement }, 1);
+      await keptCountsRepository.apply(trx, counts);
+    }
     return presentReview(assessmentId, await reviewsRepository.list(trx, assessmentId));
   });
 }

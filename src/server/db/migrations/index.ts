@@ -17,6 +17,7 @@ import { apiTokens } from './20261125T0610-api-tokens.ts';
 import { mfa } from './20261125T0620-mfa.ts';
 import { mfaRequired } from './20261125T0700-mfa-required.ts';
 import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
+import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -38,4 +39,5 @@ export const migrations: readonly TriageMigration[] = [
   mfa,
   mfaRequired,
   followUpInPlace,
+  liveCountAtCommit,
 ];

@@ -1,0 +1,228 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import type { Patient } from '../../../shared/api/patients.ts';
+import { openTestApp, type TestApp } from '../../testing/app.ts';
+import { testDatabases } from '../../testing/databases.ts';
+import { undoThrough } from '../../testing/migrations.ts';
+import { highRiskBody, lowRiskBody } from '../../testing/risk-bodies.ts';
+import { signedInAs } from '../../testing/users.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
+import { migrations } from './index.ts';
+
+type Who = { cookie: string };
+
+function request(t: TestApp) {
+  return (who: Who, method: 'POST' | 'DELETE', url: string, payload?: object, ifMatch?: number) =>
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: who.cookie,
+        ...(ifMatch === undefined ? {} : { 'if-match': `"${ifMatch}"` }),
+      },
+      ...(payload === undefined ? {} : { payload }),
+    });
+}
+
+/** The kept live count beside a count of the rows. */
+async function liveCounts(t: TestApp) {
+  const db = t.database.db;
+  const kept = await db
+    .selectFrom('assessment_totals')
+    .select(['live', 'live_signed_off'])
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('assessments')
+    .where('deleted_at', 'is', null)
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('live'),
+      eb.fn.sum<number | string | null>(eb.cast<number>('signed_off', 'integer')).as('signedOff'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    kept: [Number(kept.live), Number(kept.live_signed_off)],
+    counted: [Number(rows.live), Number(rows.signedOff ?? 0)],
+  };
+}
+
+/** Resolves with 'pending' when `promise` has not settled within `ms`. */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  return Promise.race([promise, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+}
+
+describe.each(testDatabases())('the live-count-at-commit migration on $engine', (testDatabase) => {
+  it('keeps the live count the version before kept, and keeps it from there', async () => {
+    const t = await openTestApp(testDatabase);
+    try {
+      const call = request(t);
+      const nurse = await signedInAs(t, 'nurse');
+      const admin = await signedInAs(t, 'admin');
+      const save = async (body: object) => {
+        const response = await call(nurse, 'POST', '/api/assessments', body);
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json<Assessment>();
+      };
+
+      await undoThrough(t.database, liveCountAtCommit.name);
+      const first = await save(highRiskBody);
+      const second = await save(lowRiskBody);
+      const signed = await call(
+        nurse,
+        'POST',
+        `/api/assessments/${first.id}/sign-off`,
+        undefined,
+        first.version,
+      );
+      expect(signed.statusCode, signed.body).toBe(200);
+      const removed = await call(
+        admin,
+        'DELETE',
+        `/api/assessments/${second.id}`,
+        undefined,
+        second.version,
+      );
+      expect(removed.statusCode, removed.body).toBe(204);
+      expect(await liveCounts(t)).toEqual({ kept: [1, 1], counted: [1, 1] });
+
+      expect(await migrateToLatest(t.database)).toEqual(
+        migrations.slice(migrations.indexOf(liveCountAtCommit)).map((migration) => migration.name),
+      );
+      expect(await liveCounts(t)).toEqual({ kept: [1, 1], counted: [1, 1] });
+
+      const third = await save(highRiskBody);
+      expect(await liveCounts(t)).toEqual({ kept: [2, 1], counted: [2, 1] });
+      const restored = await call(admin, 'POST', `/api/assessments/${second.id}/restore`);
+      expect(restored.statusCode, restored.body).toBe(200);
+      const signedThird = await call(
+        nurse,
+        'POST',
+        `/api/assessments/${third.id}/sign-off`,
+        undefined,
+        third.version,
+      );
+      expect(signedThird.statusCode, signedThird.body).toBe(200);
+      expect(await liveCounts(t)).toEqual({ kept: [3, 2], counted: [3, 2] });
+      const removedFirst = await call(
+        admin,
+        'DELETE',
+        `/api/assessments/${first.id}`,
+        undefined,
+        first.version + 1,
+      );
+      expect(removedFirst.statusCode, removedFirst.body).toBe(204);
+      expect(await liveCounts(t)).toEqual({ kept: [2, 1], counted: [2, 1] });
+
+      // A change that does not commit leaves the count as it was.
+      await t.database.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`update assessments set deleted_at = updated_at where id = ${third.id}`.execute(
+            trx,
+          );
+          throw new Error('rolled back');
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof Error) || error.message !== 'rolled back') throw error;
+        });
+      expect(await liveCounts(t)).toEqual({ kept: [2, 1], counted: [2, 1] });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+// Only PostgreSQL runs writers side by side; SQLite runs one at a time.
+const postgresDatabases = testDatabases().filter((database) => database.engine === 'postgres');
+for (const testDatabase of postgresDatabases) {
+  describe('saves side by side on postgres', () => {
+    it('lets a save commit while another change of an assessment is still open', async () => {
+      const t = await openTestApp(testDatabase);
+      try {
+        const call = request(t);
+        const nurse = await signedInAs(t, 'nurse');
+        const saveWhileAnotherIsOpen = async () => {
+          const open = await call(nurse, 'POST', '/api/assessments', lowRiskBody);
+          expect(open.statusCode, open.body).toBe(201);
+          let outcome: number | 'pending' = 'pending';
+          let later: Promise<number> | undefined;
+          await t.database.db
+            .transaction()
+            .execute(async (trx) => {
+              // An unfinished change that moves the live count (a removal, as an admin's would).
+              await sql`update assessments set deleted_at = now() where id = ${open.json<Assessment>().id}`.execute(
+                trx,
+              );
+              later = call(nurse, 'POST', '/api/assessments', lowRiskBody).then(
+                (r) => r.statusCode,
+              );
+              outcome = await settledWithin(later, 300);
+              throw new Error('rolled back');
+            })
+            .catch((error: unknown) => {
+              if (!(error instanceof Error) || error.message !== 'rolled back') throw error;
+            });
+          expect(await later).toBe(201);
+          return outcome;
+        };
+
+        // Before: the second save waited for the open change's commit (here, its rollback).
+        await undoThrough(t.database, liveCountAtCommit.name);
+        expect(await saveWhileAnotherIsOpen()).toBe('pending');
+        await migrateToLatest(t.database);
+        expect(await saveWhileAnotherIsOpen()).toBe(201);
+        expect(await liveCounts(t)).toEqual({ kept: [4, 0], counted: [4, 0] });
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('has a linked save write everything else before the rows every save changes', async () => {
+      const t = await openTestApp(testDatabase);
+      try {
+        const call = request(t);
+        const nurse = await signedInAs(t, 'nurse');
+        const created = await call(nurse, 'POST', '/api/patients', { number: 'L-1' });
+        expect(created.statusCode, created.body).toBe(201);
+        const patient = created.json<Patient>();
+        const first = await call(nurse, 'POST', '/api/assessments', highRiskBody);
+        expect(first.statusCode, first.body).toBe(201);
+
+        const db = t.database.db;
+        let saved: Promise<number> | undefined;
+        const heldBySave = await db.transaction().execute(async (trx) => {
+          // Another writer holds the kept counts (the rows exist after the first save).
+          await sql`select n from population_counts for update`.execute(trx);
+          saved = call(nurse, 'POST', '/api/assessments', {
+            ...highRiskBody,
+            patientId: patient.id,
+          }).then((r) => r.statusCode);
+          for (let attempt = 0; attempt < 100; attempt++) {
+            const waiting = await sql<{ pid: number }>`select pid from pg_stat_activity
+              where wait_event_type = 'Lock' and query like '%population_counts%'
+                and application_name = ${`triage ${t.database.schema}`}`.execute(db);
+            const pid = waiting.rows[0]?.pid;
+            if (pid !== undefined) {
+              const held = await sql<{
+                relation: string;
+              }>`select l.relation::regclass::text as relation
+                from pg_locks l
+                where l.pid = ${pid} and l.granted and l.mode = 'RowExclusiveLock'
+                  and l.relation in ('audit_events'::regclass, 'patient_follow_ups'::regclass)`.execute(
+                db,
+              );
+              return held.rows.map((row) => row.relation).sort();
+            }
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          return 'the save never waited for the kept counts';
+        });
+        expect(heldBySave).toEqual(['audit_events', 'patient_follow_ups']);
+        expect(await saved).toBe(201);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
