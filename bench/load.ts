@@ -91,7 +91,9 @@ let loadScripts = 0;
 
 /**
  * POSTs `body` to `url` from `connections` connections for `seconds` and reads wrk's summary;
- * with `bodies`, each connection sends them in turn instead.
+ * with `bodies`, each of wrk's threads sends them in turn instead, each thread starting at its own
+ * share of the list, so that two threads never send the same body at the same moment (two saves
+ * of one patient at once would wait for each other, which no clinic does).
  */
 export async function postLoad(options: {
   url: string;
@@ -101,6 +103,7 @@ export async function postLoad(options: {
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
+  const threads = Math.min(2, options.connections);
   const script = path.join(runDir(), `post-${++loadScripts}.lua`);
   // Long brackets quote the JSON as it is; the cookie is base64url and needs no escaping.
   const quoted = (body: unknown) => `[==[${JSON.stringify(body)}]==]`;
@@ -115,7 +118,15 @@ export async function postLoad(options: {
         ? []
         : [
             `local bodies = { ${options.bodies.map(quoted).join(',\n')} }`,
+            'local threads = 0',
+            'setup = function(thread)',
+            '  thread:set("first", threads)',
+            '  threads = threads + 1',
+            'end',
             'local sent = 0',
+            'init = function()',
+            `  sent = first * math.floor(#bodies / ${threads})`,
+            'end',
             'request = function()',
             '  sent = sent % #bodies + 1',
             '  return wrk.format(nil, nil, nil, bodies[sent])',
@@ -124,7 +135,6 @@ export async function postLoad(options: {
       '',
     ].join('\n'),
   );
-  const threads = Math.min(2, options.connections);
   const child = spawn(
     'wrk',
     [
