@@ -142,7 +142,8 @@ for (const testDatabase of postgresDatabases) {
       try {
         const call = request(t);
         const nurse = await signedInAs(t, 'nurse');
-        const saveWhileAnotherIsOpen = async () => {
+        /** A save's outcome, or 'pending' when it has not finished within `waitMs`. */
+        const saveWhileAnotherIsOpen = async (waitMs: number) => {
           const open = await call(nurse, 'POST', '/api/assessments', lowRiskBody);
           expect(open.statusCode, open.body).toBe(201);
           let outcome: number | 'pending' = 'pending';
@@ -157,7 +158,7 @@ for (const testDatabase of postgresDatabases) {
               later = call(nurse, 'POST', '/api/assessments', lowRiskBody).then(
                 (r) => r.statusCode,
               );
-              outcome = await settledWithin(later, 300);
+              outcome = await settledWithin(later, waitMs);
               throw new Error('rolled back');
             })
             .catch((error: unknown) => {
@@ -169,9 +170,10 @@ for (const testDatabase of postgresDatabases) {
 
         // Before: the second save waited for the open change's commit (here, its rollback).
         await undoThrough(t.database, liveCountAtCommit.name);
-        expect(await saveWhileAnotherIsOpen()).toBe('pending');
+        expect(await saveWhileAnotherIsOpen(300)).toBe('pending');
         await migrateToLatest(t.database);
-        expect(await saveWhileAnotherIsOpen()).toBe(201);
+        // After: it commits at once (the bound is for a busy machine, not a measure).
+        expect(await saveWhileAnotherIsOpen(10_000)).toBe(201);
         expect(await liveCounts(t)).toEqual({ kept: [4, 0], counted: [4, 0] });
       } finally {
         await t.close();
@@ -198,7 +200,7 @@ for (const testDatabase of postgresDatabases) {
             ...highRiskBody,
             patientId: patient.id,
           }).then((r) => r.statusCode);
-          for (let attempt = 0; attempt < 100; attempt++) {
+          for (let attempt = 0; attempt < 500; attempt++) {
             const waiting = await sql<{ pid: number }>`select pid from pg_stat_activity
               where wait_event_type = 'Lock' and query like '%population_counts%'
                 and application_name = ${`triage ${t.database.schema}`}`.execute(db);
