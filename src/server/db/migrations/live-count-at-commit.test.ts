@@ -64,26 +64,26 @@ describe.each(testDatabases())('the live-count-at-commit migration on $engine', 
         expect(response.statusCode, response.body).toBe(201);
         return response.json<Assessment>();
       };
+      const signOff = async (id: string, version: number) => {
+        const response = await call(
+          nurse,
+          'POST',
+          `/api/assessments/${id}/sign-off`,
+          undefined,
+          version,
+        );
+        expect(response.statusCode, response.body).toBe(200);
+      };
+      const remove = async (id: string, version: number) => {
+        const response = await call(admin, 'DELETE', `/api/assessments/${id}`, undefined, version);
+        expect(response.statusCode, response.body).toBe(204);
+      };
 
       await undoThrough(t.database, liveCountAtCommit.name);
       const first = await save(highRiskBody);
       const second = await save(lowRiskBody);
-      const signed = await call(
-        nurse,
-        'POST',
-        `/api/assessments/${first.id}/sign-off`,
-        undefined,
-        first.version,
-      );
-      expect(signed.statusCode, signed.body).toBe(200);
-      const removed = await call(
-        admin,
-        'DELETE',
-        `/api/assessments/${second.id}`,
-        undefined,
-        second.version,
-      );
-      expect(removed.statusCode, removed.body).toBe(204);
+      await signOff(first.id, first.version);
+      await remove(second.id, second.version);
       expect(await liveCounts(t)).toEqual({ kept: [1, 1], counted: [1, 1] });
 
       expect(await migrateToLatest(t.database)).toEqual(
@@ -95,23 +95,9 @@ describe.each(testDatabases())('the live-count-at-commit migration on $engine', 
       expect(await liveCounts(t)).toEqual({ kept: [2, 1], counted: [2, 1] });
       const restored = await call(admin, 'POST', `/api/assessments/${second.id}/restore`);
       expect(restored.statusCode, restored.body).toBe(200);
-      const signedThird = await call(
-        nurse,
-        'POST',
-        `/api/assessments/${third.id}/sign-off`,
-        undefined,
-        third.version,
-      );
-      expect(signedThird.statusCode, signedThird.body).toBe(200);
+      await signOff(third.id, third.version);
       expect(await liveCounts(t)).toEqual({ kept: [3, 2], counted: [3, 2] });
-      const removedFirst = await call(
-        admin,
-        'DELETE',
-        `/api/assessments/${first.id}`,
-        undefined,
-        first.version + 1,
-      );
-      expect(removedFirst.statusCode, removedFirst.body).toBe(204);
+      await remove(first.id, first.version + 1);
       expect(await liveCounts(t)).toEqual({ kept: [2, 1], counted: [2, 1] });
 
       // A change that does not commit leaves the count as it was.
