@@ -16,7 +16,7 @@ import type { TriageMigration } from './types.ts';
  * PostgreSQL already updated the row in place (20261125T0300-worklists).
  */
 
-function sqliteRefreshInPlace(p: string, guard = 'true'): string {
+export function sqliteRefreshInPlace(p: string, guard = 'true'): string {
   return `
     delete from patient_follow_ups
     where patient_record_id = ${p} and ${guard} and not exists (${sqliteFollowed(p, 'true')});

@@ -18,6 +18,7 @@ import { mfa } from './20261125T0620-mfa.ts';
 import { mfaRequired } from './20261125T0700-mfa-required.ts';
 import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
 import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
+import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -40,4 +41,5 @@ export const migrations: readonly TriageMigration[] = [
   mfaRequired,
   followUpInPlace,
   liveCountAtCommit,
+  followUpOnInsert,
 ];

@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Assessment } from '../../../shared/api/assessments.ts';
+import type { Patient } from '../../../shared/api/patients.ts';
+import { openTestApp } from '../../testing/app.ts';
+import { testDatabases } from '../../testing/databases.ts';
+import { undoThrough } from '../../testing/migrations.ts';
+import {
+  highRiskBody as high,
+  lowRiskBody as low,
+  moderateRiskBody as moderate,
+} from '../../testing/risk-bodies.ts';
+import { signedInAs } from '../../testing/users.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
+import { migrations } from './index.ts';
+
+describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (testDatabase) => {
+  it('keeps each patient on Follow-up Due as the latest live assessment says', async () => {
+    const t = await openTestApp(testDatabase);
+    try {
+      const db = t.database.db;
+      const nurse = await signedInAs(t, 'nurse');
+      const admin = await signedInAs(t, 'admin');
+      const call = (
+        who: { cookie: string },
+        method: 'POST' | 'DELETE',
+        url: string,
+        payload?: object,
+        headers: Record<string, string> = {},
+      ) =>
+        t.app.inject({
+          method,
+          url,
+          headers: { cookie: who.cookie, ...headers },
+          ...(payload === undefined ? {} : { payload }),
+        });
+      const save = async (patient: Patient, body: object) => {
+        const response = await call(nurse, 'POST', '/api/assessments', {
+          ...body,
+          patientId: patient.id,
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        t.advance(60_000);
+        return response.json<Assessment>();
+      };
+      /** The kept rows and the list's kept length. */
+      const kept = async () => {
+        const rows = await db
+          .selectFrom('patient_follow_ups')
+          .innerJoin(
+            'patient_records',
+            'patient_records.id',
+            'patient_follow_ups.patient_record_id',
+          )
+          .select(['patient_records.number', 'patient_follow_ups.assessment_id', 'level'])
+          .orderBy('patient_records.number')
+          .execute();
+        const total = await db
+          .selectFrom('worklist_totals')
+          .select('total')
+          .where('list', '=', 'follow_up')
+          .executeTakeFirstOrThrow();
+        return {
+          rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
+          total: Number(total.total),
+        };
+      };
+      /** The same, computed from the assessments: each live record's latest live one at High or Moderate. */
+      const computed = async () => {
+        const { rows } = await sql<{ number: string; id: string; risk_rank: number }>`
+          select pr.number, a.id, a.risk_rank
+          from patient_records pr
+          join assessments a on a.id = (
+            select l.id from assessments l
+            where l.patient_record_id = pr.id and l.deleted_at is null
+            order by l.created_at desc, l.id desc limit 1
+          )
+          where pr.deleted_at is null and a.risk_rank < 2
+          order by pr.number`.execute(db);
+        return {
+          rows: rows.map((row) => [row.number, row.id, Number(row.risk_rank)]),
+          total: rows.length,
+        };
+      };
+      const expectKeptAsComputed = async (expected: unknown) => {
+        const now = await kept();
+        expect(now).toEqual(await computed());
+        expect(now).toEqual(expected);
+      };
+
+      // A database as the version before this migration made and kept it.
+      await undoThrough(t.database, followUpOnInsert.name);
+      const patients: Patient[] = [];
+      for (const number of ['F-1', 'F-2', 'F-3', 'F-4']) {
+        const created = await call(nurse, 'POST', '/api/patients', { number });
+        expect(created.statusCode, created.body).toBe(201);
+        patients.push(created.json<Patient>());
+      }
+      const [one, two, three, four] = patients as [Patient, Patient, Patient, Patient];
+      const oneHigh = await save(one, high);
+      await save(two, low);
+      const twoModerate = await save(two, moderate);
+      await save(three, low);
+      const fourHigh = await save(four, high);
+      await expectKeptAsComputed({
+        rows: [
+          ['F-1', oneHigh.id, 0],
+          ['F-2', twoModerate.id, 1],
+          ['F-4', fourHigh.id, 0],
+        ],
+        total: 3,
+      });
+
+      expect(await migrateToLatest(t.database)).toEqual(
+        migrations.slice(migrations.indexOf(followUpOnInsert)).map((migration) => migration.name),
+      );
+      await expectKeptAsComputed({
+        rows: [
+          ['F-1', oneHigh.id, 0],
+          ['F-2', twoModerate.id, 1],
+          ['F-4', fourHigh.id, 0],
+        ],
+        total: 3,
+      });
+
+      // A later assessment moves the row, adds one, or removes it.
+      const oneModerate = await save(one, moderate);
+      const threeHigh = await save(three, high);
+      await save(four, low);
+      await expectKeptAsComputed({
+        rows: [
+          ['F-1', oneModerate.id, 1],
+          ['F-2', twoModerate.id, 1],
+          ['F-3', threeHigh.id, 0],
+        ],
+        total: 3,
+      });
+
+      // An assessment dated before the patient's latest (a clock set back) changes nothing.
+      t.advance(-3_600_000);
+      await save(two, high);
+      await save(three, low);
+      t.advance(3_600_000);
+      await expectKeptAsComputed({
+        rows: [
+          ['F-1', oneModerate.id, 1],
+          ['F-2', twoModerate.id, 1],
+          ['F-3', threeHigh.id, 0],
+        ],
+        total: 3,
+      });
+
+      // Inserted outside a save: a deleted assessment changes nothing, and neither does a later
+      // one of a deleted record.
+      const copy = async (
+        from: Assessment,
+        changes: { deletedAt: string | null; record: string },
+      ) => {
+        t.advance(60_000);
+        const at = t.context.now().toISOString();
+        await sql`insert into assessments (id, patient_id, assessment_code, assessment_complete,
+            total_score, notes, created_at, updated_at, created_by, signed_off, version,
+            deleted_at, search_text, patient_gender, patient_age, created_local_date,
+            patient_record_id, risk_rank)
+          select ${`${from.id}-copy`}, patient_id, null, assessment_complete, total_score, notes,
+            ${at}, ${at}, created_by, signed_off, version, ${changes.deletedAt}, search_text,
+            patient_gender, patient_age, created_local_date, ${changes.record}, risk_rank
+          from assessments where id = ${from.id}`.execute(db);
+      };
+      await copy(oneModerate, { deletedAt: t.context.now().toISOString(), record: one.id });
+      const record = await call(admin, 'DELETE', `/api/patients/${three.id}`, undefined, {
+        'if-match': `"${three.version}"`,
+      });
+      expect(record.statusCode, record.body).toBe(204);
+      await copy(threeHigh, { deletedAt: null, record: three.id });
+      await expectKeptAsComputed({
+        rows: [
+          ['F-1', oneModerate.id, 1],
+          ['F-2', twoModerate.id, 1],
+        ],
+        total: 2,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});
