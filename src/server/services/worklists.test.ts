@@ -4,6 +4,7 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
+import { requestsAs } from '../testing/requests.ts';
 import { signedInAs } from '../testing/users.ts';
 import {
   highRiskBody as high,
@@ -79,19 +80,7 @@ describe.each(testDatabases())(
     };
 
     it('match the lists computed from scratch after many changes at once', async () => {
-      const call = (
-        who: { cookie: string },
-        method: 'GET' | 'POST' | 'DELETE',
-        url: string,
-        payload?: object,
-        headers: Record<string, string> = {},
-      ) =>
-        t.app.inject({
-          method,
-          url,
-          headers: { cookie: who.cookie, ...headers },
-          ...(payload === undefined ? {} : { payload }),
-        });
+      const call = requestsAs(t);
       const patients: Patient[] = [];
       for (const number of ['C-1', 'C-2', 'C-3']) {
         patients.push((await call(nurse, 'POST', '/api/patients', { number })).json<Patient>());

@@ -16,19 +16,22 @@ import type { TriageMigration } from './types.ts';
  * PostgreSQL already updated the row in place (20261125T0300-worklists).
  */
 
-export function sqliteRefreshInPlace(p: string, guard = 'true'): string {
-  return `
-    delete from patient_follow_ups
-    where patient_record_id = ${p} and ${guard} and not exists (${sqliteFollowed(p, 'true')});
-    insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
-      ${sqliteFollowed(p, guard)}
-      on conflict (patient_record_id) do update
+/** The end of an insert of a follow-up row that changes the patient's row in place, when it differs. */
+export const followUpUpsert = `on conflict (patient_record_id) do update
       set assessment_id = excluded.assessment_id,
         level = excluded.level,
         assessed_at = excluded.assessed_at
       where patient_follow_ups.assessment_id <> excluded.assessment_id
         or patient_follow_ups.level <> excluded.level
         or patient_follow_ups.assessed_at <> excluded.assessed_at;`;
+
+export function sqliteRefreshInPlace(p: string, guard = 'true'): string {
+  return `
+    delete from patient_follow_ups
+    where patient_record_id = ${p} and ${guard} and not exists (${sqliteFollowed(p, 'true')});
+    insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
+      ${sqliteFollowed(p, guard)}
+      ${followUpUpsert}`;
 }
 
 const triggerNames = [

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import { sqliteFollowUpTriggers } from './20261125T0300-worklists.ts';
-import { sqliteRefreshInPlace } from './20261126T0100-follow-up-in-place.ts';
+import { followUpUpsert, sqliteRefreshInPlace } from './20261126T0100-follow-up-in-place.ts';
 import type { TriageMigration } from './types.ts';
 
 /**
@@ -31,13 +31,7 @@ const insertTrigger = `create trigger worklists_follow_up_insert after insert on
     insert into patient_follow_ups (patient_record_id, assessment_id, level, assessed_at)
       select new.patient_record_id, new.id, new.risk_rank, new.created_at
       where new.risk_rank < 2 and ${recordLive('new.patient_record_id')}
-      on conflict (patient_record_id) do update
-      set assessment_id = excluded.assessment_id,
-        level = excluded.level,
-        assessed_at = excluded.assessed_at
-      where patient_follow_ups.assessment_id <> excluded.assessment_id
-        or patient_follow_ups.level <> excluded.level
-        or patient_follow_ups.assessed_at <> excluded.assessed_at;
+      ${followUpUpsert}
   end`;
 
 async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Assessment } from '../../../shared/api/assessments.ts';
 import type { Patient } from '../../../shared/api/patients.ts';
 import { openTestApp } from '../../testing/app.ts';
+import { keptFollowUps, linkedSaves } from '../../testing/follow-ups.ts';
 import { testDatabases } from '../../testing/databases.ts';
 import { undoThrough } from '../../testing/migrations.ts';
+import { requestsAs } from '../../testing/requests.ts';
 import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
@@ -22,50 +23,9 @@ describe.each(testDatabases())('the follow-up-in-place migration on $engine', (t
       const db = t.database.db;
       const nurse = await signedInAs(t, 'nurse');
       const admin = await signedInAs(t, 'admin');
-      const call = (
-        who: { cookie: string },
-        method: 'POST' | 'DELETE',
-        url: string,
-        payload?: object,
-        headers: Record<string, string> = {},
-      ) =>
-        t.app.inject({
-          method,
-          url,
-          headers: { cookie: who.cookie, ...headers },
-          ...(payload === undefined ? {} : { payload }),
-        });
-      const save = async (patient: Patient, body: object) => {
-        const response = await call(nurse, 'POST', '/api/assessments', {
-          ...body,
-          patientId: patient.id,
-        });
-        expect(response.statusCode, response.body).toBe(201);
-        t.advance(60_000);
-        return response.json<Assessment>();
-      };
-      /** Each followed patient's number, assessment and level, and the list's kept length. */
-      const followed = async () => {
-        const rows = await db
-          .selectFrom('patient_follow_ups')
-          .innerJoin(
-            'patient_records',
-            'patient_records.id',
-            'patient_follow_ups.patient_record_id',
-          )
-          .select(['patient_records.number', 'patient_follow_ups.assessment_id', 'level'])
-          .orderBy('patient_records.number')
-          .execute();
-        const total = await db
-          .selectFrom('worklist_totals')
-          .select('total')
-          .where('list', '=', 'follow_up')
-          .executeTakeFirstOrThrow();
-        return {
-          rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
-          total: Number(total.total),
-        };
-      };
+      const call = requestsAs(t);
+      const save = linkedSaves(t, nurse);
+      const followed = () => keptFollowUps(db);
 
       // A database as the version before this migration made and kept it.
       await undoThrough(t.database, followUpInPlace.name);

@@ -3,8 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import type { Patient } from '../../../shared/api/patients.ts';
 import { openTestApp } from '../../testing/app.ts';
+import {
+  computedFollowUps,
+  keptFollowUps,
+  linkedSaves,
+  type FollowUpList,
+} from '../../testing/follow-ups.ts';
 import { testDatabases } from '../../testing/databases.ts';
 import { undoThrough } from '../../testing/migrations.ts';
+import { atVersion, requestsAs } from '../../testing/requests.ts';
 import {
   highRiskBody as high,
   lowRiskBody as low,
@@ -22,71 +29,12 @@ describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (
       const db = t.database.db;
       const nurse = await signedInAs(t, 'nurse');
       const admin = await signedInAs(t, 'admin');
-      const call = (
-        who: { cookie: string },
-        method: 'POST' | 'DELETE',
-        url: string,
-        payload?: object,
-        headers: Record<string, string> = {},
-      ) =>
-        t.app.inject({
-          method,
-          url,
-          headers: { cookie: who.cookie, ...headers },
-          ...(payload === undefined ? {} : { payload }),
-        });
-      const save = async (patient: Patient, body: object) => {
-        const response = await call(nurse, 'POST', '/api/assessments', {
-          ...body,
-          patientId: patient.id,
-        });
-        expect(response.statusCode, response.body).toBe(201);
-        t.advance(60_000);
-        return response.json<Assessment>();
-      };
-      /** The kept rows and the list's kept length. */
-      const kept = async () => {
-        const rows = await db
-          .selectFrom('patient_follow_ups')
-          .innerJoin(
-            'patient_records',
-            'patient_records.id',
-            'patient_follow_ups.patient_record_id',
-          )
-          .select(['patient_records.number', 'patient_follow_ups.assessment_id', 'level'])
-          .orderBy('patient_records.number')
-          .execute();
-        const total = await db
-          .selectFrom('worklist_totals')
-          .select('total')
-          .where('list', '=', 'follow_up')
-          .executeTakeFirstOrThrow();
-        return {
-          rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
-          total: Number(total.total),
-        };
-      };
-      /** The same, computed from the assessments: each live record's latest live one at High or Moderate. */
-      const computed = async () => {
-        const { rows } = await sql<{ number: string; id: string; risk_rank: number }>`
-          select pr.number, a.id, a.risk_rank
-          from patient_records pr
-          join assessments a on a.id = (
-            select l.id from assessments l
-            where l.patient_record_id = pr.id and l.deleted_at is null
-            order by l.created_at desc, l.id desc limit 1
-          )
-          where pr.deleted_at is null and a.risk_rank < 2
-          order by pr.number`.execute(db);
-        return {
-          rows: rows.map((row) => [row.number, row.id, Number(row.risk_rank)]),
-          total: rows.length,
-        };
-      };
-      const expectKeptAsComputed = async (expected: unknown) => {
-        const now = await kept();
-        expect(now).toEqual(await computed());
-        expect(now).toEqual(expected);
+      const call = requestsAs(t);
+      const save = linkedSaves(t, nurse);
+      const expectKeptAsComputed = async (expected: FollowUpList) => {
+        const kept = await keptFollowUps(db);
+        expect(kept).toEqual(await computedFollowUps(db));
+        expect(kept).toEqual(expected);
       };
 
       // A database as the version before this migration made and kept it.
@@ -103,53 +51,41 @@ describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (
       const twoModerate = await save(two, moderate);
       await save(three, low);
       const fourHigh = await save(four, high);
-      await expectKeptAsComputed({
+      const before: FollowUpList = {
         rows: [
           ['F-1', oneHigh.id, 0],
           ['F-2', twoModerate.id, 1],
           ['F-4', fourHigh.id, 0],
         ],
         total: 3,
-      });
+      };
+      await expectKeptAsComputed(before);
 
       expect(await migrateToLatest(t.database)).toEqual(
         migrations.slice(migrations.indexOf(followUpOnInsert)).map((migration) => migration.name),
       );
-      await expectKeptAsComputed({
-        rows: [
-          ['F-1', oneHigh.id, 0],
-          ['F-2', twoModerate.id, 1],
-          ['F-4', fourHigh.id, 0],
-        ],
-        total: 3,
-      });
+      await expectKeptAsComputed(before);
 
       // A later assessment moves the row, adds one, or removes it.
       const oneModerate = await save(one, moderate);
       const threeHigh = await save(three, high);
       await save(four, low);
-      await expectKeptAsComputed({
+      const later: FollowUpList = {
         rows: [
           ['F-1', oneModerate.id, 1],
           ['F-2', twoModerate.id, 1],
           ['F-3', threeHigh.id, 0],
         ],
         total: 3,
-      });
+      };
+      await expectKeptAsComputed(later);
 
       // An assessment dated before the patient's latest (a clock set back) changes nothing.
       t.advance(-3_600_000);
       await save(two, high);
       await save(three, low);
       t.advance(3_600_000);
-      await expectKeptAsComputed({
-        rows: [
-          ['F-1', oneModerate.id, 1],
-          ['F-2', twoModerate.id, 1],
-          ['F-3', threeHigh.id, 0],
-        ],
-        total: 3,
-      });
+      await expectKeptAsComputed(later);
 
       // Inserted outside a save: a deleted assessment changes nothing, and neither does a later
       // one of a deleted record.
@@ -169,9 +105,13 @@ describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (
           from assessments where id = ${from.id}`.execute(db);
       };
       await copy(oneModerate, { deletedAt: t.context.now().toISOString(), record: one.id });
-      const record = await call(admin, 'DELETE', `/api/patients/${three.id}`, undefined, {
-        'if-match': `"${three.version}"`,
-      });
+      const record = await call(
+        admin,
+        'DELETE',
+        `/api/patients/${three.id}`,
+        undefined,
+        atVersion(three.version),
+      );
       expect(record.statusCode, record.body).toBe(204);
       await copy(threeHigh, { deletedAt: null, record: three.id });
       await expectKeptAsComputed({

@@ -5,26 +5,12 @@ import type { Patient } from '../../../shared/api/patients.ts';
 import { openTestApp, type TestApp } from '../../testing/app.ts';
 import { testDatabases } from '../../testing/databases.ts';
 import { undoThrough } from '../../testing/migrations.ts';
+import { atVersion, requestsAs } from '../../testing/requests.ts';
 import { highRiskBody, lowRiskBody } from '../../testing/risk-bodies.ts';
 import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
 import { migrations } from './index.ts';
-
-type Who = { cookie: string };
-
-function request(t: TestApp) {
-  return (who: Who, method: 'POST' | 'DELETE', url: string, payload?: object, ifMatch?: number) =>
-    t.app.inject({
-      method,
-      url,
-      headers: {
-        cookie: who.cookie,
-        ...(ifMatch === undefined ? {} : { 'if-match': `"${ifMatch}"` }),
-      },
-      ...(payload === undefined ? {} : { payload }),
-    });
-}
 
 /** The kept live count beside a count of the rows. */
 async function liveCounts(t: TestApp) {
@@ -56,7 +42,7 @@ describe.each(testDatabases())('the live-count-at-commit migration on $engine', 
   it('keeps the live count the version before kept, and keeps it from there', async () => {
     const t = await openTestApp(testDatabase);
     try {
-      const call = request(t);
+      const call = requestsAs(t);
       const nurse = await signedInAs(t, 'nurse');
       const admin = await signedInAs(t, 'admin');
       const save = async (body: object) => {
@@ -70,12 +56,18 @@ describe.each(testDatabases())('the live-count-at-commit migration on $engine', 
           'POST',
           `/api/assessments/${id}/sign-off`,
           undefined,
-          version,
+          atVersion(version),
         );
         expect(response.statusCode, response.body).toBe(200);
       };
       const remove = async (id: string, version: number) => {
-        const response = await call(admin, 'DELETE', `/api/assessments/${id}`, undefined, version);
+        const response = await call(
+          admin,
+          'DELETE',
+          `/api/assessments/${id}`,
+          undefined,
+          atVersion(version),
+        );
         expect(response.statusCode, response.body).toBe(204);
       };
 
@@ -126,7 +118,7 @@ for (const testDatabase of postgresDatabases) {
     it('lets a save commit while another change of an assessment is still open', async () => {
       const t = await openTestApp(testDatabase);
       try {
-        const call = request(t);
+        const call = requestsAs(t);
         const nurse = await signedInAs(t, 'nurse');
         /** A save's outcome, or 'pending' when it has not finished within `waitMs`. */
         const saveWhileAnotherIsOpen = async (waitMs: number) => {
@@ -169,7 +161,7 @@ for (const testDatabase of postgresDatabases) {
     it('has a linked save write everything else before the rows every save changes', async () => {
       const t = await openTestApp(testDatabase);
       try {
-        const call = request(t);
+        const call = requestsAs(t);
         const nurse = await signedInAs(t, 'nurse');
         const created = await call(nurse, 'POST', '/api/patients', { number: 'L-1' });
         expect(created.statusCode, created.body).toBe(201);
