@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { Container, SimpleGrid, Stack } from '@mantine/core';
 import { can } from '../../shared/permissions.ts';
 import { SecondFactorRequiredNotice } from '../components/SecondFactorRequiredNotice.tsx';
@@ -20,23 +20,33 @@ const AgreementSummary = lazy(() =>
 export function DashboardPage() {
   usePageTitle('Dashboard');
   const user = useSignedInUser();
+  // The welcome and the patient search are painted first, on their own; the rest of the page,
+  // most of the first view's work, renders after them in the background. Its queries start when
+  // it mounts: an answer that arrived during that render would make React finish it in one long
+  // task (TanStack Query's results reach React through useSyncExternalStore, which is never
+  // rendered in pieces).
+  const belowWelcome = useDeferredValue(true, false);
   return (
     <Container size="xl" px={0}>
       <Stack gap="xl">
         <SecondFactorRequiredNotice />
         <WelcomeBanner displayName={user.displayName} />
         {can(user.role, 'patient.view') && <PatientSearch />}
-        <FeatureCards />
-        <ProcessOverview />
-        <AssessmentHistory user={user} />
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" style={{ alignItems: 'start' }}>
-          {can(user.role, 'codes.extract') && <AdminToolsCard />}
-          <GuidelinesCard />
-        </SimpleGrid>
-        {can(user.role, 'review.view') && (
-          <Suspense fallback={null}>
-            <AgreementSummary />
-          </Suspense>
+        {belowWelcome && (
+          <>
+            <FeatureCards />
+            <ProcessOverview />
+            <AssessmentHistory user={user} />
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" style={{ alignItems: 'start' }}>
+              {can(user.role, 'codes.extract') && <AdminToolsCard />}
+              <GuidelinesCard />
+            </SimpleGrid>
+            {can(user.role, 'review.view') && (
+              <Suspense fallback={null}>
+                <AgreementSummary />
+              </Suspense>
+            )}
+          </>
         )}
       </Stack>
     </Container>

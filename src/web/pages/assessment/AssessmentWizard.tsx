@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Container, Stack, Title } from '@mantine/core';
 import { CONDITIONS } from '../../../engine/index.ts';
@@ -81,6 +81,10 @@ export function AssessmentWizard({
   );
   usePageTitle(`${stepHeadings[step]} · ${wizard.code}`);
   useWhenIdle(loadLaterSteps);
+  // The heading and the step bar are painted first; the step's form renders just after them in
+  // the background, on the wizard's first view only.
+  const formShown = useDeferredValue(true, false);
+  const formStep = formShown ? step : null;
 
   // A step that cannot be opened (yet, or any more) lands elsewhere; the URL says where.
   useEffect(() => {
@@ -145,7 +149,7 @@ export function AssessmentWizard({
         <StepBar items={stepBarItems} current={step} onSelect={goToStep} />
         {/* Around the step only: the heading keeps focus while a later step arrives. */}
         <Suspense fallback={<LoadingText />}>
-          {step === 1 && (
+          {formStep === 1 && (
             <DemographicsStep
               form={wizard.form.demographics}
               parsed={wizard.parsed}
@@ -158,7 +162,7 @@ export function AssessmentWizard({
               onContinue={() => goToStep(2)}
             />
           )}
-          {step === 2 && (
+          {formStep === 2 && (
             <RiskFactorsStep
               ruleSet={wizard.rulesShown}
               answers={wizard.form.riskFactors}
@@ -167,7 +171,7 @@ export function AssessmentWizard({
               onContinue={() => goToStep(3)}
             />
           )}
-          {step === 3 && (
+          {formStep === 3 && (
             <SymptomsStep
               ruleSet={wizard.rulesShown}
               symptoms={wizard.form.symptoms}
@@ -178,7 +182,7 @@ export function AssessmentWizard({
               onContinue={() => goToStep(4)}
             />
           )}
-          {step === 4 && (
+          {formStep === 4 && (
             <ManagementStep
               ruleSet={wizard.rulesShown}
               management={wizard.form.management}
@@ -187,7 +191,7 @@ export function AssessmentWizard({
               onCalculate={() => goToStep(5)}
             />
           )}
-          {step === 5 && (
+          {formStep === 5 && (
             <ResultsStep
               wizard={wizard}
               role={user.role}
