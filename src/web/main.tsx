@@ -1,3 +1,5 @@
+// First: how zod parses is settled before any schema is built (zodConfig.ts).
+import './zodConfig.ts';
 // Mantine's styles for the components the app uses (charts and notifications included), in the
 // order of Mantine's full stylesheet (a component's dependencies first), instead of all of it.
 import '@mantine/core/styles/baseline.css';
