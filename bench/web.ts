@@ -192,6 +192,7 @@ if (!fs.existsSync(chromePath)) {
       const cookie = await signIn(server, user);
       const scoreRows: Row[] = [];
       const notes: string[] = [];
+      const spreads: string[] = [];
       const benchmarkIndexes: number[] = [];
       for (const formFactor of formFactors) {
         for (const page of pages) {
@@ -204,6 +205,11 @@ if (!fs.existsSync(chromePath)) {
               accessibility: categoryOutcome(result, 'accessibility'),
             });
           }
+          // One build scores 79 to 94 between runs of an hour on a shared machine: every run is
+          // printed beside the median, so that two builds are not told apart by noise.
+          spreads.push(
+            `${page.name}, ${formFactor}: performance ${outcomes.map((outcome) => outcome.performance.score).join(', ')}`,
+          );
           for (const category of ['performance', 'accessibility'] as const) {
             const score = percentile(
               outcomes.map((outcome) => outcome[category].score),
@@ -235,6 +241,8 @@ if (!fs.existsSync(chromePath)) {
         `\nLighthouse's benchmark index of this machine (CPU speed): median ${Math.round(percentile(benchmarkIndexes, 0.5))}, ` +
           `${Math.round(Math.min(...benchmarkIndexes))} to ${Math.round(Math.max(...benchmarkIndexes))}`,
       );
+      console.log('\nEach run, in order:');
+      for (const spread of spreads) console.log(`- ${spread}`);
       if (notes.length > 0) {
         console.log('\nBelow the target, the weighted audits that fell short (median run):');
         for (const note of notes) console.log(`- ${note}`);
