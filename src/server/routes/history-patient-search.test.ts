@@ -3,6 +3,7 @@ import type { Assessment, AssessmentList } from '../../shared/api/assessments.ts
 import type { Patient } from '../../shared/api/patients.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
+import { requestsAs, type Requests } from '../testing/requests.ts';
 import { signedInAs } from '../testing/users.ts';
 
 const demographics = (gender: 'Male' | 'Female') => ({
@@ -20,22 +21,11 @@ describe.each(testDatabases())('the history searched by patient on $engine', (te
   const patients: Record<string, Patient> = {};
   const assessments: Record<string, Assessment> = {};
 
-  const call = (
-    who: { cookie: string },
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: object,
-    headers: Record<string, string> = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: who.cookie, ...headers },
-      ...(payload === undefined ? {} : { payload }),
-    });
+  let call: Requests;
 
   beforeAll(async () => {
     t = await openTestApp(testDatabase);
+    call = requestsAs(t);
     nurse = await signedInAs(t, 'nurse');
     admin = await signedInAs(t, 'admin');
     for (const [key, body] of [

@@ -9,6 +9,7 @@ import { resourceId } from '../services/fhir.ts';
 import { renderReportText } from '../services/reports.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
+import { requestsAs, type Requests } from '../testing/requests.ts';
 import { fhirValidator } from '../testing/fhir-schema.ts';
 import { signedInAs } from '../testing/users.ts';
 
@@ -60,19 +61,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
   let second: Assessment;
   let anonymous: Assessment;
 
-  const call = (
-    who: { cookie: string },
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    payload?: object,
-    headers: Record<string, string> = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: who.cookie, ...headers },
-      ...(payload === undefined ? {} : { payload }),
-    });
+  let call: Requests;
   const ok = async (who: { cookie: string }, url: string) => {
     const response = await call(who, 'GET', url);
     expect(response.statusCode, response.body).toBe(200);
@@ -90,6 +79,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
       TRIAGE_TIME_ZONE: 'Africa/Johannesburg',
       TRIAGE_PATIENT_ID_SYSTEM: patientIdSystem,
     });
+    call = requestsAs(t);
     nurse = await signedInAs(t, 'nurse');
     doctor = await signedInAs(t, 'doctor');
     const response = await call(nurse, 'POST', '/api/patients', {

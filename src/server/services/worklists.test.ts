@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assessment } from '../../shared/api/assessments.ts';
-import type { Patient } from '../../shared/api/patients.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
+import { patientRecords } from '../testing/follow-ups.ts';
 import { requestsAs } from '../testing/requests.ts';
 import { signedInAs } from '../testing/users.ts';
 import {
@@ -81,10 +81,7 @@ describe.each(testDatabases())(
 
     it('match the lists computed from scratch after many changes at once', async () => {
       const call = requestsAs(t);
-      const patients: Patient[] = [];
-      for (const number of ['C-1', 'C-2', 'C-3']) {
-        patients.push((await call(nurse, 'POST', '/api/patients', { number })).json<Patient>());
-      }
+      const patients = await patientRecords(t, nurse, ['C-1', 'C-2', 'C-3']);
       const bodies = [high, moderate, low];
       for (let round = 0; round < 4; round++) {
         // Saves for the same patients at once.

@@ -49,6 +49,22 @@ export async function computedFollowUps(db: Kysely<Database>): Promise<FollowUpL
   };
 }
 
+/** A patient record for each number, made as `who`; each must be stored. */
+export async function patientRecords<const Numbers extends readonly string[]>(
+  t: TestApp,
+  who: { cookie: string },
+  numbers: Numbers,
+): Promise<{ -readonly [Index in keyof Numbers]: Patient }> {
+  const call = requestsAs(t);
+  const records: Patient[] = [];
+  for (const number of numbers) {
+    const created = await call(who, 'POST', '/api/patients', { number });
+    expect(created.statusCode, created.body).toBe(201);
+    records.push(created.json<Patient>());
+  }
+  return records as { -readonly [Index in keyof Numbers]: Patient };
+}
+
 /** Saves naming a patient as `who`, a minute apart on the test clock; each must be stored. */
 export function linkedSaves(t: TestApp, who: { cookie: string }) {
   const call = requestsAs(t);

@@ -19,6 +19,8 @@ export function requestsAs(t: TestApp) {
     });
 }
 
+export type Requests = ReturnType<typeof requestsAs>;
+
 /** The If-Match header naming an assessment's or a record's version. */
 export function atVersion(version: number): Record<string, string> {
   return { 'if-match': `"${version}"` };

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Patient } from '../../../shared/api/patients.ts';
 import { openTestApp } from '../../testing/app.ts';
-import { keptFollowUps, linkedSaves } from '../../testing/follow-ups.ts';
+import { keptFollowUps, linkedSaves, patientRecords } from '../../testing/follow-ups.ts';
 import { testDatabases } from '../../testing/databases.ts';
 import { undoThrough } from '../../testing/migrations.ts';
 import { requestsAs } from '../../testing/requests.ts';
@@ -29,13 +28,7 @@ describe.each(testDatabases())('the follow-up-in-place migration on $engine', (t
 
       // A database as the version before this migration made and kept it.
       await undoThrough(t.database, followUpInPlace.name);
-      const patients: Patient[] = [];
-      for (const number of ['F-1', 'F-2', 'F-3']) {
-        const created = await call(nurse, 'POST', '/api/patients', { number });
-        expect(created.statusCode, created.body).toBe(201);
-        patients.push(created.json<Patient>());
-      }
-      const [one, two, three] = patients as [Patient, Patient, Patient];
+      const [one, two, three] = await patientRecords(t, nurse, ['F-1', 'F-2', 'F-3']);
       const oneHigh = await save(one, high);
       await save(two, low);
       const twoModerate = await save(two, moderate);

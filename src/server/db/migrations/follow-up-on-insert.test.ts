@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Assessment } from '../../../shared/api/assessments.ts';
-import type { Patient } from '../../../shared/api/patients.ts';
 import { openTestApp } from '../../testing/app.ts';
 import {
   computedFollowUps,
   keptFollowUps,
   linkedSaves,
+  patientRecords,
   type FollowUpList,
 } from '../../testing/follow-ups.ts';
 import { testDatabases } from '../../testing/databases.ts';
@@ -39,13 +39,7 @@ describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (
 
       // A database as the version before this migration made and kept it.
       await undoThrough(t.database, followUpOnInsert.name);
-      const patients: Patient[] = [];
-      for (const number of ['F-1', 'F-2', 'F-3', 'F-4']) {
-        const created = await call(nurse, 'POST', '/api/patients', { number });
-        expect(created.statusCode, created.body).toBe(201);
-        patients.push(created.json<Patient>());
-      }
-      const [one, two, three, four] = patients as [Patient, Patient, Patient, Patient];
+      const [one, two, three, four] = await patientRecords(t, nurse, ['F-1', 'F-2', 'F-3', 'F-4']);
       const oneHigh = await save(one, high);
       await save(two, low);
       const twoModerate = await save(two, moderate);
