@@ -87,8 +87,21 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // What the entry needs before the first view comes in one file, not in dozens of small
-        // shared chunks (each a request, and each compressed on its own).
-        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+        // shared chunks (each a request, and each compressed on its own). So do the wizard's
+        // views with all they import: a phone on a slow link fetches a page's chunks a few at a
+        // time, and the wizard's first view waited for about twenty. The notifications, which
+        // every page loads as it starts, keep a chunk of their own with what they import, so that
+        // no page loads the wizard's chunk early for a part the two share.
+        codeSplitting: {
+          groups: [
+            { name: 'initial', tags: ['$initial'] },
+            { name: 'notifications', test: /[\\/]NotificationsContainer\.tsx$/ },
+            {
+              name: 'wizard',
+              test: /[\\/]pages[\\/]assessment[\\/](New|Saved)AssessmentPage\.tsx$/,
+            },
+          ],
+        },
       },
     },
   },
