@@ -32,6 +32,18 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * A chunk group's test for these source files. Each must exist: a group naming a file since
+ * moved would quietly match nothing.
+ */
+function sourceFiles(...files: string[]): (id: string) => boolean {
+  const paths = files.map((file) => path.resolve(import.meta.dirname, file));
+  for (const file of paths) {
+    if (!fs.existsSync(file)) throw new Error(`vite.config.ts names ${file}, which does not exist`);
+  }
+  return (id) => paths.includes(id);
+}
+
 /** A malformed rule set file stops the build, as it stops the server's start and the tests. */
 function checkedRuleSets(): Plugin {
   return { name: 'checked-rule-sets', apply: 'build', buildStart: () => checkRuleSets() };
@@ -95,10 +107,16 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
-            { name: 'notifications', test: /[\\/]NotificationsContainer\.tsx$/ },
+            {
+              name: 'notifications',
+              test: sourceFiles('src/web/components/NotificationsContainer.tsx'),
+            },
             {
               name: 'wizard',
-              test: /[\\/]pages[\\/]assessment[\\/](New|Saved)AssessmentPage\.tsx$/,
+              test: sourceFiles(
+                'src/web/pages/assessment/NewAssessmentPage.tsx',
+                'src/web/pages/assessment/SavedAssessmentPage.tsx',
+              ),
             },
           ],
         },
