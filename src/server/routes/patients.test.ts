@@ -439,6 +439,43 @@ describe.each(testDatabases())('patient records on $engine', (testDatabase) => {
     expect(records).toEqual([]);
   });
 
+  it('answers a save with the assessment exactly as a read of it shows it', async () => {
+    const patient = await createPatient({ number: 'P-ANSWER', name: 'Ada Answer' });
+    const full = {
+      riskFactors: { smoking: true, familyHistory: { DM2: true, Asthma: false } },
+      symptoms: {
+        DM2: { thirst: { present: true, severity: 'severe' }, fatigue: { present: false } },
+        TB: {
+          coughOver14Days: { present: true },
+          nightSweats: { present: true, severity: 'mild' },
+        },
+      },
+      management: {
+        Hypertension: {
+          diagnosed: true,
+          lastDoctorVisit: 'never',
+          prescriptionDuration: '<4months',
+        },
+        Asthma: { diagnosed: false },
+      },
+      notes: 'Seen at the morning clinic',
+    };
+    const bodies = [
+      { ...visit(70, full), patientId: patient.id },
+      // The patient's second: the answer carries the first to compare with.
+      { ...visit(73), patientId: patient.id },
+      { ...visit(75), newPatient: { number: 'P-ANSWER-NEW', name: 'Nel New' } },
+      visit(77, { demographics: { age: 40 } }),
+    ];
+    for (const body of bodies) {
+      t.advance(60_000);
+      const created = await createAssessment(body);
+      const read = await call(doctor, 'GET', `/api/assessments/${created.id}`);
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toEqual(created);
+    }
+  });
+
   it('keeps the anonymous assessment as it was: no patient, nothing to compare', async () => {
     const assessment = await createAssessment(visit(75));
     expect(assessment.patient).toBeNull();

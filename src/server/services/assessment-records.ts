@@ -5,14 +5,15 @@ import {
   type Condition,
   type PatientData,
 } from '../../engine/index.ts';
-import type { AssessmentChildren, StoredAssessment } from '../db/repositories/assessments.ts';
-import type { Insertable } from 'kysely';
 import type {
-  AssessmentsTable,
-  PatientsTable,
-  ResultsTable,
-  RiskFactorsTable,
-} from '../db/schema.ts';
+  AssessmentChildren,
+  AssessmentRow,
+  PatientRow,
+  StoredAssessment,
+} from '../db/repositories/assessments.ts';
+import type { PatientRecordRow, TimelineRow } from '../db/repositories/patient-records.ts';
+import type { Insertable } from 'kysely';
+import type { ResultsTable, RiskFactorsTable } from '../db/schema.ts';
 
 /** The patient data a client sent, after validation: every part present, possibly empty. */
 export interface PatientInput {
@@ -189,7 +190,7 @@ export function patientRow(
   input: PatientInput,
   result: AssessmentResult,
   at: string,
-): Omit<Insertable<PatientsTable>, 'id'> {
+): Omit<PatientRow, 'id'> {
   const d = input.demographics;
   return {
     age: d.age ?? null,
@@ -226,10 +227,10 @@ export interface NewAssessment {
   withRiskRank: boolean;
 }
 
-/** The rows of a new assessment, per table. */
+/** The rows of a new assessment, per table: every column but those its triggers keep. */
 export interface NewAssessmentRows extends AssessmentChildren {
-  patient: Insertable<PatientsTable>;
-  assessment: Insertable<AssessmentsTable>;
+  patient: PatientRow;
+  assessment: Omit<AssessmentRow, 'risk_rank' | 'review_locked'> & { risk_rank?: number };
 }
 
 /**
@@ -268,5 +269,29 @@ export function newAssessmentRows(made: NewAssessment): NewAssessmentRows {
       created_local_date: made.localDate,
     },
     ...children,
+  };
+}
+
+/**
+ * A new assessment as its save wrote it, to answer the save without reading back what its own
+ * transaction stored: the rows themselves, with what the database adds to them (no review yet,
+ * the risk rank its results give) and what the caller read beside them.
+ */
+export function storedNewAssessment(
+  rows: NewAssessmentRows,
+  read: {
+    createdByName: string | null;
+    patientRecord: PatientRecordRow | undefined;
+    previous: TimelineRow | undefined;
+  },
+): StoredAssessment {
+  return {
+    assessment: { ...rows.assessment, risk_rank: riskRankOf(rows.results), review_locked: false },
+    patient: rows.patient,
+    symptoms: rows.symptoms,
+    riskFactors: rows.riskFactors,
+    management: rows.management,
+    results: rows.results,
+    ...read,
   };
 }

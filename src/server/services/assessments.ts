@@ -40,6 +40,7 @@ import {
   childRows,
   newAssessmentRows,
   patientRow,
+  storedNewAssessment,
   storedPatientInput,
   type PatientInput,
 } from './assessment-records.ts';
@@ -204,12 +205,11 @@ export async function createAssessment(
   const id = timeOrderedId(now.getTime());
   const patientId = timeOrderedId(now.getTime());
   const createdLocalDate = localDate(now, context.config.timeZone);
-  let patientRecord: PatientRecordRow | null | undefined;
   const insert = (code: string) =>
     context.database.transaction(async (trx) => {
       // Scored with the rule set active when the save commits: one indexed read.
       const result = score(input, await activeRuleSet(trx));
-      patientRecord = await patientRecordFor(context, trx, requester, body);
+      const patientRecord = await patientRecordFor(context, trx, requester, body);
       const rows = newAssessmentRows({
         id,
         patientId,
@@ -244,14 +244,15 @@ export async function createAssessment(
         );
       }
       await keptCountsRepository.apply(trx, counts);
+      return { rows, patientRecord: patientRecord ?? undefined };
     });
 
-  for (let attempt = 1; ; attempt++) {
+  let written: Awaited<ReturnType<typeof insert>> | undefined;
+  for (let attempt = 1; written === undefined; attempt++) {
     const code =
       body.code ?? generateAssessmentCode(now.getTime(), context.randomFraction ?? randomFraction);
     try {
-      await insert(code);
-      break;
+      written = await insert(code);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The new patient's number was taken by a save that raced this one.
@@ -270,8 +271,20 @@ export async function createAssessment(
       if (attempt === maxGeneratedCodeAttempts) throw error;
     }
   }
-  // The answer names the patient record as the save's transaction read it.
-  const stored = await loadOrThrow(context.database.db, id, patientRecord ?? undefined);
+  // The answer is the rows the save wrote (reading them back cost a quarter of a save) and the
+  // patient record as its transaction read it; the previous assessment is read once committed.
+  const { rows, patientRecord } = written;
+  const stored = storedNewAssessment(rows, {
+    createdByName: requester.user.displayName,
+    patientRecord,
+    previous:
+      patientRecord === undefined
+        ? undefined
+        : await patientRecordsRepository.assessmentBefore(context.database.db, patientRecord.id, {
+            createdAt: at,
+            id,
+          }),
+  });
   return { assessment: present(stored), created: true };
 }
 
