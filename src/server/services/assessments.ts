@@ -79,12 +79,8 @@ function present(stored: StoredAssessment): Assessment {
   return presentAssessment(stored, input, results);
 }
 
-async function loadOrThrow(
-  db: Executor,
-  id: string,
-  patientRecord?: PatientRecordRow,
-): Promise<StoredAssessment> {
-  const stored = await assessmentsRepository.load(db, id, patientRecord);
+async function loadOrThrow(db: Executor, id: string): Promise<StoredAssessment> {
+  const stored = await assessmentsRepository.load(db, id);
   if (stored === undefined) throw notFound();
   return stored;
 }

@@ -324,15 +324,8 @@ export const assessmentsRepository = {
       .executeTakeFirst();
   },
 
-  /**
-   * An assessment with everything it shows; `patientRecord`, a record the caller has read (a
-   * save's answer names the record its transaction checked), saves reading it again.
-   */
-  async load(
-    db: Executor,
-    id: string,
-    patientRecord?: PatientRecordRow,
-  ): Promise<StoredAssessment | undefined> {
+  /** An assessment with everything it shows. */
+  async load(db: Executor, id: string): Promise<StoredAssessment | undefined> {
     const assessment = await this.findAssessment(db, id);
     if (assessment === undefined) return undefined;
     const recordId = assessment.patient_record_id;
@@ -358,11 +351,7 @@ export const assessmentsRepository = {
               .select('display_name')
               .where('id', '=', assessment.created_by)
               .executeTakeFirst(),
-        recordId === null
-          ? undefined
-          : patientRecord?.id === recordId
-            ? patientRecord
-            : patientRecordsRepository.find(db, recordId),
+        recordId === null ? undefined : patientRecordsRepository.find(db, recordId),
         recordId === null
           ? undefined
           : patientRecordsRepository.assessmentBefore(db, recordId, {
