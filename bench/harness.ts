@@ -98,6 +98,11 @@ export interface BenchOptions {
   /** Length of each timed load run. */
   seconds: number;
   clients: number;
+  /**
+   * A commit of an earlier build to measure against as well (the patients benchmark: the build
+   * before patient records), checked out and seeded beside this one.
+   */
+  before: string | undefined;
 }
 
 export function parseBenchOptions(defaults: { assessments?: number } = {}): BenchOptions {
@@ -109,6 +114,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
       keep: { type: 'boolean', default: false },
       seconds: { type: 'string', default: '10' },
       clients: { type: 'string', default: '16' },
+      before: { type: 'string' },
     },
   });
   if (!['sqlite', 'postgres', 'both'].includes(values.engine)) {
@@ -137,6 +143,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
     keep: values.keep,
     seconds: whole('seconds', values.seconds, 1),
     clients: whole('clients', values.clients, 1),
+    before: values.before,
   };
 }
 
@@ -146,6 +153,8 @@ export interface Fixture {
   env: { DATA_DIR: string } | { DATABASE_URL: string };
   /** The SQLite file, for the driver baselines. */
   sqliteFile?: string;
+  /** The build that seeded the database and serves it, when not this checkout (checkedOutBuild). */
+  root?: string;
   databaseUrl?: string;
   /**
    * Removes the database if this run made it for itself; one kept in the cache, or shared by the
@@ -186,9 +195,10 @@ export async function runTriage(
   env: Record<string, string>,
   args: string[],
   stdin = '',
+  root = repoRoot,
 ): Promise<string> {
   const child = spawn(nodeBinary, ['src/cli/main.ts', ...args], {
-    cwd: repoRoot,
+    cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -254,9 +264,18 @@ function dropIfOwnRun(remove: () => Promise<void> | void): () => Promise<void> {
 export async function seededFixture(
   engine: Engine,
   assessments: number,
-  options: { patients?: number; label?: string; keep?: boolean } = {},
+  options: { patients?: number; label?: string; keep?: boolean; root?: string } = {},
 ): Promise<Fixture> {
-  const { patients, label, keep = false } = options;
+  const fixture = await seededDatabase(engine, assessments, options);
+  return options.root === undefined ? fixture : { ...fixture, root: options.root };
+}
+
+async function seededDatabase(
+  engine: Engine,
+  assessments: number,
+  options: { patients?: number; label?: string; keep?: boolean; root?: string },
+): Promise<Fixture> {
+  const { patients, label, keep = false, root } = options;
   const key = seedKey(assessments, patients, label);
   const started = performance.now();
   const seedArgs = [
@@ -277,7 +296,7 @@ export async function seededFixture(
     if (isSeededSqlite(own)) return sqliteFixture(own, dropOwn);
     const seeding = path.join(runDir(), `seeding-sqlite-${key}`);
     fs.rmSync(seeding, { recursive: true, force: true });
-    await runTriage({ DATA_DIR: seeding }, seedArgs);
+    await runTriage({ DATA_DIR: seeding }, seedArgs, '', root);
     fs.writeFileSync(path.join(seeding, SEEDED_MARKER), '');
     if (keep) {
       try {
@@ -306,7 +325,7 @@ export async function seededFixture(
   await dropPostgresDatabase(loading);
   await withAdminClient((client) => client.query(`create database ${loading}`));
   try {
-    await runTriage({ DATABASE_URL: databaseUrlFor(loading) }, seedArgs);
+    await runTriage({ DATABASE_URL: databaseUrlFor(loading) }, seedArgs, '', root);
   } catch (error) {
     await dropPostgresDatabase(loading);
     throw error;
@@ -393,8 +412,8 @@ function procStatusBytes(pid: number, field: string): number {
  * The Node flags `npm start` gives the server (its heap settings, docs/BENCHMARKS.md 3),
  * read from package.json, so that the benchmarks measure the server as it runs.
  */
-function startScriptNodeFlags(): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+function startScriptNodeFlags(root: string): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
   const [command, ...words] = manifest.scripts.start.split(' ');
@@ -412,13 +431,14 @@ export async function startServer(
   options: { webRoot?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
+  const root = fixture.root ?? repoRoot;
   // As `npm start` runs it; then any flags NODE_OPTIONS refuses (a CPU profile, say).
   const nodeFlags = [
-    ...startScriptNodeFlags(),
+    ...startScriptNodeFlags(root),
     ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
   ];
   const child: ChildProcess = spawn(nodeBinary, [...nodeFlags, 'src/cli/main.ts', 'serve'], {
-    cwd: repoRoot,
+    cwd: root,
     env: {
       ...process.env,
       ...fixture.env,
@@ -474,8 +494,35 @@ export async function createBenchUser(fixture: Fixture): Promise<BenchUser> {
     fixture.env,
     ['user', 'add', '--username', user.username, '--role', 'admin'],
     `${user.password}\n`,
+    fixture.root,
   );
   return user;
+}
+
+/** Runs a command to its end; rejects on a non-zero exit. */
+async function run(command: string, args: string[], cwd: string): Promise<void> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+}
+
+/**
+ * An earlier build of the product to measure against: `commit` of this repository, exported
+ * (`git archive`) into the benchmarks' cache with its own dependencies (`npm ci`), and reused
+ * by later runs. Its databases are seeded and served by its own `triage` command.
+ */
+export async function checkedOutBuild(commit: string): Promise<string> {
+  const dir = path.join(benchDir, `build-${commit}`);
+  const ready = path.join(dir, '.ready');
+  if (fs.existsSync(ready)) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = path.join(runDir(), `build-${commit}.tar`);
+  await run('git', ['archive', '--output', archive, commit], repoRoot);
+  await run('tar', ['-xf', archive, '-C', dir], dir);
+  await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], dir);
+  fs.writeFileSync(ready, '');
+  return dir;
 }
 
 /** Signs in and returns the Cookie header later requests carry. */

@@ -11,18 +11,23 @@
  * Baselines, measured in the same run on the same server: GET /api/session, the cheapest
  * signed-in request (one for a search; two one after the other for the page's two requests); for
  * the saves, the same save naming no patient, alternating with the linked one (anonymous,
- * linked, linked, anonymous), so that a change in load falls on both.
+ * linked, linked, anonymous), so that a change in load falls on both, each run after 2 s of its
+ * own kind. With `--before COMMIT`, also the saves of that earlier build (the issue's "today's":
+ * the build before patient records, 4ad8eda), exported into the benchmarks' cache and run on a
+ * database of its own seeded with as many assessments, first and last (before, anonymous,
+ * linked, linked, anonymous, before).
  *
  * The 1-minute load average before and after each measurement is printed beside its figure.
  * The saves are written into the seeded database (a few thousand among the million).
  *
  *   node bench/patients.ts [--engine sqlite|postgres|both] [--assessments 100000]
- *     [--patients 30000] [--clients 16] [--seconds 10] [--keep]
+ *     [--patients 30000] [--clients 16] [--seconds 10] [--keep] [--before COMMIT]
  */
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import {
+  checkedOutBuild,
   createBenchUser,
   forEachEngine,
   loadDuring,
@@ -34,6 +39,7 @@ import {
   startServer,
   type Fixture,
   type Row,
+  type RunningServer,
   timedGet,
 } from './harness.ts';
 import { assessmentBody, postLoad, requireTool, type LoadResult } from './load.ts';
@@ -41,6 +47,8 @@ import { assessmentBody, postLoad, requireTool, type LoadResult } from './load.t
 /** Timed requests per query (after the warm-up), each query's samples in turn. */
 const requestsPerQuery = 200;
 const warmUpRounds = 3;
+/** The saves of each kind just before each timed run of that kind. */
+const warmUpSeconds = 2;
 /** Different records each kind of request is made for, taken in turn. */
 const samplesPerQuery = 10;
 /** Visits of the patients whose page is measured. */
@@ -121,9 +129,28 @@ await forEachEngine(options, async (engine, fixtures) => {
     throw new Error('No patients were seeded');
   }
 
+  // The earlier build (--before), on a database of its own with as many assessments.
+  const beforeFixture =
+    options.before === undefined
+      ? undefined
+      : await seededFixture(engine, options.assessments, {
+          label: `before-${options.before}`,
+          keep: options.keep,
+          root: await checkedOutBuild(options.before),
+        });
+  if (beforeFixture !== undefined) fixtures.push(beforeFixture);
+
   const server = await startServer(fixture);
+  let before: { server: RunningServer; cookie: string } | undefined;
   try {
     const cookie = await signIn(server, await createBenchUser(fixture));
+    if (beforeFixture !== undefined) {
+      const beforeServer = await startServer(beforeFixture);
+      before = {
+        server: beforeServer,
+        cookie: await signIn(beforeServer, await createBenchUser(beforeFixture)),
+      };
+    }
     const q = (text: string) => `/api/patients?q=${encodeURIComponent(text)}`;
     const words = (name: string) => name.split(' ');
     const searches: [string, string[]][] = [
@@ -190,82 +217,110 @@ await forEachEngine(options, async (engine, fixtures) => {
       ),
     ]);
 
-    // 3: anonymous and linked saves, ABBA.
+    // 3: anonymous and linked saves, ABBA; with --before, the earlier build's around them.
     const body = assessmentBody();
     const linked = linkable.map(({ id }) => ({ ...body, patientId: id }));
-    const url = `${server.url}/api/assessments`;
-    const run = (bodies: readonly unknown[], seconds: number) =>
+    type Kind = 'anonymous' | 'linked' | 'before';
+    const targets: Partial<
+      Record<Kind, { url: string; cookie: string; pid: number; bodies: unknown[] }>
+    > = {
+      anonymous: { url: `${server.url}/api/assessments`, cookie, pid: server.pid, bodies: [body] },
+      linked: { url: `${server.url}/api/assessments`, cookie, pid: server.pid, bodies: linked },
+      ...(before === undefined
+        ? {}
+        : {
+            before: {
+              url: `${before.server.url}/api/assessments`,
+              cookie: before.cookie,
+              pid: before.server.pid,
+              bodies: [body],
+            },
+          }),
+    };
+    const saveLoad = (kind: Kind, seconds: number) => {
+      const target = targets[kind];
+      if (target === undefined) throw new Error(`No server for ${kind} saves`);
+      return postLoad({ ...target, body, connections: options.clients, seconds });
+    };
+    const run = (kind: Kind) =>
       loadDuring(async () => {
-        const before = cpuMs(server.pid);
-        const result = await postLoad({
-          url,
-          cookie,
-          body,
-          bodies,
-          connections: options.clients,
-          seconds,
-        });
-        return { ...result, serverCpuMsPerSave: (cpuMs(server.pid) - before) / result.requests };
+        const pid = targets[kind]?.pid ?? server.pid;
+        const cpuBefore = cpuMs(pid);
+        const result = await saveLoad(kind, options.seconds);
+        return { ...result, serverCpuMsPerSave: (cpuMs(pid) - cpuBefore) / result.requests };
       });
-    await run([body], 2); // warms the server's code up
+    const order: Kind[] =
+      before === undefined
+        ? ['anonymous', 'linked', 'linked', 'anonymous']
+        : ['before', 'anonymous', 'linked', 'linked', 'anonymous', 'before'];
     const runs: {
-      linked: boolean;
+      kind: Kind;
       result: LoadResult & { serverCpuMsPerSave: number };
       load: string;
     }[] = [];
-    for (const isLinked of [false, true, true, false]) {
-      const [result, runLoad] = await run(isLinked ? linked : [body], options.seconds);
-      runs.push({ linked: isLinked, result, load: runLoad });
+    for (const kind of order) {
+      // Each run after a short one of its own kind: its pages are then in the caches whichever
+      // ran before (the build before keeps a database of its own).
+      await saveLoad(kind, warmUpSeconds);
+      const [result, runLoad] = await run(kind);
+      runs.push({ kind, result, load: runLoad });
     }
     const mean = (
-      isLinked: boolean,
+      kind: Kind,
       read: (result: LoadResult & { serverCpuMsPerSave: number }) => number,
     ) => {
-      const picked = runs.filter((r) => r.linked === isLinked);
+      const picked = runs.filter((r) => r.kind === kind);
       return picked.reduce((sum, r) => sum + read(r.result), 0) / picked.length;
     };
     const loads = runs.map((r) => r.load).join('; ');
     const failures = runs.reduce((sum, r) => sum + r.result.failures, 0);
     const saves = runs.reduce((sum, r) => sum + r.result.requests, 0);
+    const against = (
+      measure: string,
+      read: (result: LoadResult & { serverCpuMsPerSave: number }) => number,
+      unit: string,
+    ): Row[] => [
+      {
+        measure,
+        figure: mean('linked', read),
+        baseline: mean('anonymous', read),
+        unit,
+        ratioLabel: 'x anonymous',
+        load: loads,
+      },
+      ...(before === undefined
+        ? []
+        : [
+            {
+              measure: `${measure}, naming a patient`,
+              figure: mean('linked', read),
+              baseline: mean('before', read),
+              unit,
+              ratioLabel: `x the build before (${options.before})`,
+              load: loads,
+            },
+            {
+              measure: `${measure}, naming none`,
+              figure: mean('anonymous', read),
+              baseline: mean('before', read),
+              unit,
+              ratioLabel: `x the build before (${options.before})`,
+              load: loads,
+            },
+          ]),
+    ];
     printTable(
-      `Save naming a patient on ${engine}: ${scale}, ${options.clients} clients, 2 × ${options.seconds} s each (anonymous, linked, linked, anonymous), ${saves.toLocaleString('en')} saves (${failures} failed)`,
+      `Save naming a patient on ${engine}: ${scale}, ${options.clients} clients, ${order.length} × ${options.seconds} s (${order.join(', ')}), each after ${warmUpSeconds} s of its kind, ${saves.toLocaleString('en')} saves (${failures} failed)`,
       [
-        {
-          measure: 'saves a second',
-          figure: mean(true, (r) => r.requestsPerSecond),
-          baseline: mean(false, (r) => r.requestsPerSecond),
-          unit: '/s',
-          ratioLabel: 'x anonymous',
-          load: loads,
-        },
-        {
-          measure: 'p50 latency',
-          figure: mean(true, (r) => r.p50Ms),
-          baseline: mean(false, (r) => r.p50Ms),
-          unit: 'ms',
-          ratioLabel: 'x anonymous',
-          load: loads,
-        },
-        {
-          // What the load moves least: the server's own CPU time (user and system).
-          measure: 'server CPU per save',
-          figure: mean(true, (r) => r.serverCpuMsPerSave),
-          baseline: mean(false, (r) => r.serverCpuMsPerSave),
-          unit: 'ms',
-          ratioLabel: 'x anonymous',
-          load: loads,
-        },
-        {
-          measure: 'p99 latency',
-          figure: mean(true, (r) => r.p99Ms),
-          baseline: mean(false, (r) => r.p99Ms),
-          unit: 'ms',
-          ratioLabel: 'x anonymous',
-          load: loads,
-        },
+        ...against('saves a second', (r) => r.requestsPerSecond, '/s'),
+        ...against('p50 latency', (r) => r.p50Ms, 'ms'),
+        // What the load moves least: the server's own CPU time (user and system).
+        ...against('server CPU per save', (r) => r.serverCpuMsPerSave, 'ms'),
+        ...against('p99 latency', (r) => r.p99Ms, 'ms'),
       ],
     );
   } finally {
     await server.stop();
+    await before?.server.stop();
   }
 });
