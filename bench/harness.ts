@@ -100,7 +100,7 @@ export interface BenchOptions {
   clients: number;
   /**
    * A commit of an earlier build to measure against as well (the patients benchmark: the build
-   * before patient records), checked out and seeded beside this one.
+   * before patient records), exported and seeded beside this one.
    */
   before: string | undefined;
 }
@@ -153,7 +153,7 @@ export interface Fixture {
   env: { DATA_DIR: string } | { DATABASE_URL: string };
   /** The SQLite file, for the driver baselines. */
   sqliteFile?: string;
-  /** The build that seeded the database and serves it, when not this checkout (checkedOutBuild). */
+  /** The build that seeded the database and serves it, when not this checkout (exportedBuild). */
   root?: string;
   databaseUrl?: string;
   /**
@@ -511,7 +511,7 @@ async function run(command: string, args: string[], cwd: string): Promise<void> 
  * (`git archive`) into the benchmarks' cache with its own dependencies (`npm ci`), and reused
  * by later runs. Its databases are seeded and served by its own `triage` command.
  */
-export async function checkedOutBuild(commit: string): Promise<string> {
+export async function exportedBuild(commit: string): Promise<string> {
   const dir = path.join(benchDir, `build-${commit}`);
   const ready = path.join(dir, '.ready');
   if (fs.existsSync(ready)) return dir;

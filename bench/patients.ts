@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import {
-  checkedOutBuild,
+  exportedBuild,
   createBenchUser,
   forEachEngine,
   loadDuring,
@@ -136,7 +136,7 @@ await forEachEngine(options, async (engine, fixtures) => {
       : await seededFixture(engine, options.assessments, {
           label: `before-${options.before}`,
           keep: options.keep,
-          root: await checkedOutBuild(options.before),
+          root: await exportedBuild(options.before),
         });
   if (beforeFixture !== undefined) fixtures.push(beforeFixture);
 
@@ -237,14 +237,16 @@ await forEachEngine(options, async (engine, fixtures) => {
             },
           }),
     };
-    const saveLoad = (kind: Kind, seconds: number) => {
-      const target = targets[kind];
-      if (target === undefined) throw new Error(`No server for ${kind} saves`);
-      return postLoad({ ...target, body, connections: options.clients, seconds });
+    const target = (kind: Kind) => {
+      const found = targets[kind];
+      if (found === undefined) throw new Error(`No server for ${kind} saves`);
+      return found;
     };
+    const saveLoad = (kind: Kind, seconds: number) =>
+      postLoad({ ...target(kind), body, connections: options.clients, seconds });
     const run = (kind: Kind) =>
       loadDuring(async () => {
-        const pid = targets[kind]?.pid ?? server.pid;
+        const { pid } = target(kind);
         const cpuBefore = cpuMs(pid);
         const result = await saveLoad(kind, options.seconds);
         return { ...result, serverCpuMsPerSave: (cpuMs(pid) - cpuBefore) / result.requests };
