@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { createApiToken, revokeApiToken } from './services/api-tokens.ts';
+import { createApiToken } from './services/api-tokens.ts';
 import { openTestApp, type TestApp } from './testing/app.ts';
 import { testDatabases } from './testing/databases.ts';
 import { signedInAs } from './testing/users.ts';
@@ -157,19 +157,13 @@ describe.each(testDatabases())('GET /api/metrics on $engine', (testDatabase) => 
     expect(valueOf(samples, 'triage_http_requests_total', { route: 'unmatched' })).toBe(1);
   });
 
-  it('is read by an admin, with METRICS_TOKEN or an API token; refused to a nurse (403) and anyone else (401)', async () => {
+  it('is read by an admin and with METRICS_TOKEN; refused to an API token and anyone else (401) and to a nurse (403)', async () => {
     await scrape({ authorization: `Bearer ${metricsToken}` });
+    // API tokens are for other systems' FHIR reads: a live one does not read the metrics.
     const operator = { user: null, address: 'command line' };
     const { token } = await createApiToken(t.context, operator, 'prometheus');
-    await scrape({ authorization: `Bearer ${token}` });
-    await revokeApiToken(t.context, operator, 'prometheus');
-    const revoked = await t.app.inject({
-      method: 'GET',
-      url: '/api/metrics',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(revoked.statusCode).toBe(401);
     const cases: Array<[Record<string, string>, number]> = [
+      [{ authorization: `Bearer ${token}` }, 401],
       [{}, 401],
       [{ cookie: nurse.cookie }, 403],
       [{ authorization: `Bearer ${metricsToken}x` }, 401],

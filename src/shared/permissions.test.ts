@@ -75,8 +75,8 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
     ['ruleSet.impact'],
     { nurse: false, doctor: true, admin: true },
   ],
-  // Not in decisions.md: the FHIR read API (issue 20), which an API token may also use.
-  ['read the FHIR R4 API', ['fhir.read'], { nurse: true, doctor: true, admin: true }],
+  // decisions.md: the FHIR read API is a FHIR export, and follows that row.
+  ['read the FHIR R4 API', ['fhir.read'], { nurse: false, doctor: true, admin: true }],
   // Not in decisions.md: the server's metrics (issue 22).
   ['read the server metrics', ['metrics.read'], { nurse: false, doctor: false, admin: true }],
 ];

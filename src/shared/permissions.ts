@@ -45,8 +45,11 @@ export const permissions = {
   'ruleSet.activate': ['admin'],
   /** Re-scoring the live assessments under a rule set version, saving nothing (issue 19). */
   'ruleSet.impact': ['doctor', 'admin'],
-  /** The FHIR R4 read API (issue 20), which an API token may also use. */
-  'fhir.read': ['nurse', 'doctor', 'admin'],
+  /**
+   * The FHIR R4 read API (issue 20): a FHIR export, so a signed-in person follows that row
+   * (decisions.md section 1: nurses no). An API token may also use it.
+   */
+  'fhir.read': ['doctor', 'admin'],
   'users.manage': ['admin'],
   'audit.read': ['admin'],
   /** The server's metrics (GET /api/metrics), which the METRICS_TOKEN setting also reads. */

@@ -20,7 +20,8 @@ declare module 'fastify' {
     access?: Access;
     /**
      * `read`: the route also admits an API token (`Authorization: Bearer`) in place of a
-     * session. Only GET routes may say so; on every other route a token is not looked at.
+     * session. Only GET routes of the FHIR API may say so; on every other route a token is not
+     * looked at.
      */
     apiToken?: 'read';
   }
@@ -136,10 +137,16 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   // app's files and the API documentation pages (registered by plugins) are public.
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
-    if (route.config?.apiToken !== undefined && methods.some((m) => m !== 'GET' && m !== 'HEAD')) {
-      throw new Error(
-        `Route ${methods.join(',')} ${route.url} admits API tokens but is not a read`,
-      );
+    if (route.config?.apiToken !== undefined) {
+      if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) {
+        throw new Error(
+          `Route ${methods.join(',')} ${route.url} admits API tokens but is not a read`,
+        );
+      }
+      // API tokens are for other systems reading FHIR, and for nothing else.
+      if (route.url !== '/fhir' && !route.url.startsWith('/fhir/')) {
+        throw new Error(`Route ${route.url} admits API tokens but is not a FHIR read`);
+      }
     }
     if (route.config?.access !== undefined) return;
     const documentation =

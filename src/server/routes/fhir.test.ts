@@ -214,7 +214,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
   it("reads a linked assessment's RiskAssessment as the export writes it, its subject the record's Patient", async () => {
     const [latest] = visits.slice(-1);
     const id = `${latest?.id ?? ''}.DM2`;
-    const risk = await read(nurse, `/fhir/RiskAssessment/${id}`);
+    const risk = await read(doctor, `/fhir/RiskAssessment/${id}`);
     expect(risk).toMatchObject({
       resourceType: 'RiskAssessment',
       id,
@@ -229,7 +229,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       .filter((resource) => resource.resourceType === 'RiskAssessment');
     expect(exported.map(withoutIds)).toContainEqual(withoutIds(risk));
     // Its subject is readable here.
-    const patient = await read(nurse, `/fhir/Patient/${amina.id}`);
+    const patient = await read(doctor, `/fhir/Patient/${amina.id}`);
     expect(patient).toEqual({
       resourceType: 'Patient',
       id: amina.id,
@@ -242,8 +242,8 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
 
   it('follows every reference of a RiskAssessment to a resource read here, as the export writes it', async () => {
     for (const risk of [
-      await read(nurse, `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.DM2`),
-      await read(nurse, `/fhir/RiskAssessment/${unlinked.id}.Hypertension`),
+      await read(doctor, `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.DM2`),
+      await read(doctor, `/fhir/RiskAssessment/${unlinked.id}.Hypertension`),
     ]) {
       const assessmentId = (risk.id ?? '').split('.')[0] ?? '';
       const exported = (
@@ -259,19 +259,19 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       expect(references.length).toBeGreaterThan(1);
       for (const reference of references) {
         const [type, id] = reference.split('/');
-        const target = await read(nurse, `/fhir/${reference}`);
+        const target = await read(doctor, `/fhir/${reference}`);
         expect([target.resourceType, target.id]).toEqual([type, id]);
         if (type !== 'Patient') expect(exported).toContainEqual(withoutIds(target));
       }
     }
     // The diagnosed Hypertension is the Condition its RiskAssessment names.
-    const hypertension = await read(nurse, `/fhir/Condition/${unlinked.id}.Hypertension`);
+    const hypertension = await read(doctor, `/fhir/Condition/${unlinked.id}.Hypertension`);
     expect(hypertension).toMatchObject({
       subject: { reference: `Patient/${unlinked.id}.patient` },
       code: { text: expect.stringMatching(/hypertension/i) as unknown },
     });
     const first = visits[0];
-    const bmi = await read(nurse, `/fhir/Observation/${first?.id ?? ''}.bmi`);
+    const bmi = await read(doctor, `/fhir/Observation/${first?.id ?? ''}.bmi`);
     expect(bmi).toMatchObject({ subject: { reference: `Patient/${amina.id}` } });
     expect(bmi.valueQuantity).toMatchObject({
       value: Math.round((first?.demographics.bmi ?? Number.NaN) * 10) / 10,
@@ -329,7 +329,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         `/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=${count}`;
       let pages = 0;
       while (url !== undefined) {
-        const page: SearchsetJson = await read<SearchsetJson>(nurse, url);
+        const page: SearchsetJson = await read<SearchsetJson>(doctor, url);
         pages += 1;
         expect(page).toMatchObject({ type: 'searchset', total: 18 });
         expect(page.entry?.length).toBe(Math.min(count, 18 - seen.length));
@@ -352,19 +352,19 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       expect(pages).toBe(Math.ceil(18 / count));
     }
     // The default page is 20 entries; none is of the deleted assessment.
-    const whole = await read<SearchsetJson>(nurse, `/fhir/RiskAssessment?subject=${amina.id}`);
+    const whole = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?subject=${amina.id}`);
     expect(whole.entry?.map((entry) => entry.resource.id)).toEqual(expected);
     expect(JSON.stringify(whole)).not.toContain(deleted.id);
     // _count=0 gives the total alone.
     const counted = await read<SearchsetJson>(
-      nurse,
+      doctor,
       `/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=0`,
     );
     expect(counted.total).toBe(18);
     expect(counted.entry).toBeUndefined();
     // A Patient with nothing live matches nothing.
     const none = await read<SearchsetJson>(
-      nurse,
+      doctor,
       `/fhir/RiskAssessment?subject=Patient/${gone.id}`,
     );
     expect(none.total).toBe(0);
@@ -374,7 +374,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
   it('finds a Patient by its number, with or without the system, in any case', async () => {
     const found = async (identifier: string) => {
       const bundle = await read<SearchsetJson>(
-        nurse,
+        doctor,
         `/fhir/Patient?identifier=${encodeURIComponent(identifier)}`,
       );
       expect(bundle.type).toBe('searchset');
@@ -392,7 +392,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
   });
 
   it('answers what it cannot find or read as an OperationOutcome', async () => {
-    const headers = { cookie: nurse.cookie };
+    const headers = { cookie: doctor.cookie };
     for (const url of [
       `/fhir/RiskAssessment/${deleted.id}.DM2`,
       `/fhir/RiskAssessment/${ofGone.id}.DM2`,
@@ -445,8 +445,8 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     });
     await refused(`/fhir/Patient/${amina.id}?_format=xml`, 406, 'not-supported', headers);
     // Plain JSON and the FHIR format parameter are both FHIR JSON.
-    await read(nurse, `/fhir/Patient/${amina.id}`, { accept: 'application/json' });
-    await read(nurse, `/fhir/Patient/${amina.id}?_format=json`, { accept: 'text/html' });
+    await read(doctor, `/fhir/Patient/${amina.id}`, { accept: 'application/json' });
+    await read(doctor, `/fhir/Patient/${amina.id}?_format=json`, { accept: 'text/html' });
   });
 
   it('refuses an anonymous read 401 as an OperationOutcome, naming how to authenticate', async () => {
@@ -459,6 +459,23 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       const response = await refused(url, 401, 'login');
       expect(response.headers['www-authenticate']).toBe('Bearer realm="fhir"');
     }
+  });
+
+  it("refuses a nurse's session 403, as decisions.md's FHIR export row says, and admits doctors and admins", async () => {
+    for (const url of [
+      '/fhir/RiskAssessment',
+      `/fhir/RiskAssessment/${visits[0]?.id ?? ''}.DM2`,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}`,
+      `/fhir/Patient/${amina.id}`,
+      '/fhir/Patient?identifier=MRN-0077',
+      `/fhir/Condition/${unlinked.id}.Hypertension`,
+    ]) {
+      await refused(url, 403, 'forbidden', { cookie: nurse.cookie });
+    }
+    await read(doctor, `/fhir/Patient/${amina.id}`);
+    await read(admin, `/fhir/Patient/${amina.id}`);
+    // The CapabilityStatement stays open to anyone.
+    expect((await get('/fhir/metadata', { cookie: nurse.cookie })).statusCode).toBe(200);
   });
 
   it('audits every read, with the user, the resource and never the number searched for', async () => {
@@ -604,7 +621,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       expect(document.paths[path]?.get?.tags, path).toEqual(['fhir']);
     }
     const response = await get(`/fhir/Patient/${amina.id}`, {
-      cookie: nurse.cookie,
+      cookie: doctor.cookie,
       authorization: 'Bearer triage_not-a-token',
     });
     expect(response.statusCode).toBe(200);
@@ -634,7 +651,8 @@ describe.each(testDatabases())('the FHIR API behind PUBLIC_URL on $engine', (tes
         });
         expect(saved.statusCode, saved.body).toBe(201);
       }
-      const headers = { cookie: nurse.cookie, host: 'internal:3000' };
+      const doctor = await signedInAs(t, 'doctor');
+      const headers = { cookie: doctor.cookie, host: 'internal:3000' };
       const metadata = await t.app.inject({ method: 'GET', url: '/fhir/metadata', headers });
       expect(metadata.json<{ implementation: { url: string } }>().implementation.url).toBe(
         'https://triage.clinic.example/base/fhir',

@@ -8,11 +8,11 @@ export function metricsRoutes(registry: Registry): FastifyPluginAsyncZod {
     app.get(
       '/api/metrics',
       {
-        // An API token (`triage api-token create`) reads them too, as the METRICS_TOKEN setting does.
-        config: { access: 'metrics.read', metricsToken: true, apiToken: 'read' },
+        // METRICS_TOKEN reads them; an API token does not (tokens read FHIR only: the guard).
+        config: { access: 'metrics.read', metricsToken: true },
         schema: {
           summary:
-            'The server’s metrics in the Prometheus text format; an admin session, or METRICS_TOKEN or an API token as a Bearer token',
+            'The server’s metrics in the Prometheus text format; an admin session, or METRICS_TOKEN as a Bearer token (API tokens read FHIR only)',
           tags: ['system'],
           response: { 200: z.string(), ...errorResponses(401, 403) },
         },
