@@ -35,19 +35,21 @@ function suite(t: () => TestApp) {
   };
 
   /** The password step; answers the challenge cookie (undefined when a session was started). */
-  const password = async (who: Who) => {
+  const password = async (who: Who, remoteAddress = '127.0.0.1') => {
     const response = await t().app.inject({
       method: 'POST',
       url: '/api/session',
+      remoteAddress,
       payload: { username: who.username, password: testPassword },
     });
     expect(response.statusCode, response.body).toBe(200);
     return { response, challenge: cookieOf(response, 'triage_second_factor') };
   };
-  const secondStep = (challenge: string | undefined, code: string) =>
+  const secondStep = (challenge: string | undefined, code: string, remoteAddress = '127.0.0.1') =>
     t().app.inject({
       method: 'POST',
       url: '/api/session/second-factor',
+      remoteAddress,
       headers: challenge === undefined ? {} : { cookie: `triage_second_factor=${challenge}` },
       payload: { code },
     });
@@ -267,6 +269,26 @@ function suite(t: () => TestApp) {
     t().advance(15 * 60_000);
     const after = await password(who);
     expect((await secondStep(after.challenge, codeFor(secret))).statusCode).toBe(200);
+  });
+
+  it('refuses per user and address: a stranger with the password cannot lock the real user out from elsewhere', async () => {
+    const who = await signedInAs(t(), 'nurse');
+    const { secret } = await enrol(who);
+    t().advance(30_000);
+    const stranger = '203.0.113.9';
+    const { challenge } = await password(who, stranger);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await secondStep(challenge, '000000', stranger)).statusCode).toBe(401);
+    }
+    expect((await secondStep(challenge, codeFor(secret), stranger)).statusCode).toBe(429);
+    // The real user, at the clinic's address, still signs in: the stranger's failures only
+    // slow her second step.
+    const clinic = await password(who, '198.51.100.20');
+    const started = Date.now();
+    const signedIn = await secondStep(clinic.challenge, codeFor(secret), '198.51.100.20');
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(await sessionOf(cookieOf(signedIn, 'triage_session'))).toBe(200);
   });
 
   it('signs a user without a second factor in as before: a session at once', async () => {

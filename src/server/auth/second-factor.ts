@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   secondFactorTexts,
   type SecondFactorEnrolment,
@@ -15,6 +16,7 @@ import { confirmFactor, startEnrolment } from '../services/second-factors.ts';
 import { challengedUser, challengeHash, recoveryCodeHash } from './challenges.ts';
 import {
   completeSignIn,
+  loginDelayMs,
   maxFailuresPerAddress,
   maxFailuresPerUsernameAndAddress,
   throttleKeys,
@@ -25,44 +27,66 @@ import { totpTimeStep } from './totp.ts';
 
 /**
  * An attempt at a step after the password, counted before its code is checked as passwords are
- * (login.ts): 5 for one user's steps and 30 for one address (shared with passwords) in 15
- * minutes, then refused (429, audited) until the window ends. `accepted` gives the counts back
- * in the transaction that accepts the code; `refuse` audits a failure and throws.
+ * (login.ts): 5 for one user's steps from one address and 30 for one address (shared with
+ * passwords) in 15 minutes, then refused (429, audited) until the window ends. One user's
+ * failures from anywhere only slow their further steps (loginDelayMs), so a stranger who knows
+ * the password cannot lock the real user out from another address. `accepted` gives the counts
+ * back in the transaction that accepts the code; `refuse` audits a failure and throws.
  */
 async function countAttempt(context: AppContext, user: UserRow, address: string) {
   const now = context.now();
-  const userKey = `second-factor:${user.id}`;
-  const addressKey = throttleKeys(user.username, address).address;
+  const keys = {
+    userAtAddress: `second-factor:${user.id}\n${address}`,
+    user: `second-factor:${user.id}`,
+    address: throttleKeys(user.username, address).address,
+  };
   const windowStartedBy = new Date(now.getTime() - throttleWindowMs).toISOString();
   const counts = await context.database.transaction(async (trx) => ({
-    user: await loginThrottleRepository.increment(trx, userKey, now.toISOString(), windowStartedBy),
-    address: await loginThrottleRepository.increment(
+    userAtAddress: await loginThrottleRepository.increment(
       trx,
-      addressKey,
+      keys.userAtAddress,
       now.toISOString(),
       windowStartedBy,
     ),
+    address: await loginThrottleRepository.increment(
+      trx,
+      keys.address,
+      now.toISOString(),
+      windowStartedBy,
+    ),
+    failuresOfUser: await loginThrottleRepository.current(trx, keys.user, windowStartedBy),
   }));
+  const audited = async (error: AppError): Promise<never> => {
+    await recordAudit(context.database.db, {
+      at: now,
+      actor: { id: user.id, username: user.username },
+      action: 'second_factor_failed',
+      target: { type: 'user', id: user.id },
+      outcome: 'failure',
+      address,
+    });
+    throw error;
+  };
   const attempt = {
     async refuse(error: AppError): Promise<never> {
-      await recordAudit(context.database.db, {
-        at: now,
-        actor: { id: user.id, username: user.username },
-        action: 'second_factor_failed',
-        target: { type: 'user', id: user.id },
-        outcome: 'failure',
-        address,
-      });
-      throw error;
+      await context.database.transaction((trx) =>
+        loginThrottleRepository.increment(trx, keys.user, now.toISOString(), windowStartedBy),
+      );
+      return audited(error);
     },
     async accepted(trx: Executor): Promise<void> {
-      await loginThrottleRepository.clear(trx, [userKey]);
-      await loginThrottleRepository.decrement(trx, addressKey);
+      await loginThrottleRepository.clear(trx, [keys.userAtAddress, keys.user]);
+      await loginThrottleRepository.decrement(trx, keys.address);
     },
   };
-  if (counts.user > maxFailuresPerUsernameAndAddress || counts.address > maxFailuresPerAddress) {
-    return attempt.refuse(new AppError(429, 'too_many_attempts', tooManyAttemptsMessage));
+  if (
+    counts.userAtAddress > maxFailuresPerUsernameAndAddress ||
+    counts.address > maxFailuresPerAddress
+  ) {
+    return audited(new AppError(429, 'too_many_attempts', tooManyAttemptsMessage));
   }
+  const delay = loginDelayMs(counts.failuresOfUser);
+  if (delay > 0) await sleep(delay);
   return attempt;
 }
 
