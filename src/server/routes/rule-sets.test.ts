@@ -285,6 +285,28 @@ describe.each(testDatabases())('rule set versions on $engine', (testDatabase) =>
     expect(saved.results.ruleSetVersion).toBe('2.0');
   });
 
+  it('takes parallel activations in turn: the newest activation audit row names the version in force', async () => {
+    const newestAudited = async () =>
+      (
+        await t.database.db
+          .selectFrom('audit_events')
+          .select('target_id')
+          .where('action', '=', 'rule_set_activate')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).target_id;
+    for (let round = 0; round < 5; round++) {
+      t.advance(60_000);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => activate(admin, index % 2 === 0 ? trial : '2.0')),
+      );
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+      const inForce = (await list(nurse)).find((summary) => summary.active)?.version;
+      expect(await newestAudited(), `round ${round}`).toBe(inForce);
+    }
+  });
+
   it('makes the last of several activations in one millisecond the active one', async () => {
     t.advance(60_000);
     // The test's clock stands still: every activation below is made at the same instant.

@@ -96,6 +96,7 @@ export async function activateRuleSet(
     throw new AppError(400, 'validation_failed', `version: ${unknownRuleSetMessage}`, 'version');
   }
   return context.database.transaction(async (trx) => {
+    await ruleSetActivationsRepository.serialize(trx, context.database.engine);
     // The latest activation is the one in force: one made in the same millisecond as the one
     // before it (two clicks, a test's clock) is dated a millisecond after it, so that it wins.
     const previous = await ruleSetActivationsRepository.latest(trx);
