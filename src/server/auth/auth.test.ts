@@ -85,6 +85,23 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     expect(stored.map((s) => s.id_hash)).not.toContain(cookie?.value);
   });
 
+  it('refuses a sign-in body over 16 KB with 413 before reading it, and counts nothing', async () => {
+    const before = (await auditActions()).length;
+    for (const url of ['/api/session', '/api/session/second-factor']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: { username: 'someone', password: 'x'.repeat(16 * 1024), code: '1' },
+        remoteAddress: '10.0.0.9',
+      });
+      expect(response.statusCode, url).toBe(413);
+      expect(response.json<{ error: { code: string } }>().error.code).toBe('bad_request');
+    }
+    expect((await auditActions()).length).toBe(before);
+    // A sign-in of ordinary size is read and answered as before.
+    expect((await signIn('someone', 'not-the-password-1', '10.0.0.9')).statusCode).toBe(401);
+  });
+
   it('answers any failed sign-in with the one message', async () => {
     const { username } = await signedInAs(t, 'doctor');
     for (const [name, password] of [

@@ -23,6 +23,7 @@ import {
 } from '../services/second-factors.ts';
 import { errorResponses } from './responses.ts';
 import { clearChallengeCookie, setSessionCookie } from './session-cookies.ts';
+import { signInBodyLimit } from './session.ts';
 
 export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -31,6 +32,7 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         // Public like the password step: the challenge cookie, not a session, says who answers.
         config: { access: 'public' },
+        bodyLimit: signInBodyLimit,
         schema: {
           summary:
             'Sign-in’s second step: a code from the authenticator app or a recovery code; sets the session cookie',
@@ -61,6 +63,7 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/api/session/second-factor/enrolment',
       {
         config: { access: 'public' },
+        bodyLimit: signInBodyLimit,
         schema: {
           summary:
             'At sign-in, when the role requires a second factor: a new TOTP secret, its otpauth URI and QR code',
@@ -82,6 +85,7 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/api/session/second-factor/confirmation',
       {
         config: { access: 'public' },
+        bodyLimit: signInBodyLimit,
         schema: {
           summary:
             'At sign-in, confirm the new second factor with a code; sets the session cookie and answers the ten recovery codes, once',

@@ -12,7 +12,13 @@ import { setChallengeCookie, setSessionCookie } from './session-cookies.ts';
 import { requireUser } from '../auth/guard.ts';
 import { recordAudit } from '../services/audit.ts';
 
-const errors = errorResponses(400, 401, 403);
+const errors = errorResponses(400, 401, 403, 413);
+
+/**
+ * The sign-in steps are open to anyone and read a name, a password or a code: a body over 16 KB
+ * is refused (413) before it is parsed, rather than the 1 MB every other route takes.
+ */
+export const signInBodyLimit = 16 * 1024;
 
 export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -20,6 +26,7 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/api/session',
       {
         config: { access: 'public' },
+        bodyLimit: signInBodyLimit,
         schema: {
           summary:
             'Sign in; sets the HttpOnly session cookie, or asks for the second factor (POST /api/session/second-factor), or, past the grace of a factor the role requires, for setting one up (POST /api/session/second-factor/enrolment)',
