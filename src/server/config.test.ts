@@ -17,6 +17,8 @@ describe('configuration', () => {
       followUpDaysModerate: 90,
       mfaRequiredRoles: ['admin'],
       mfaGraceDays: 7,
+      databasePoolSize: 10,
+      passwordHashConcurrency: 2,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -43,6 +45,10 @@ describe('configuration', () => {
     ['MFA_GRACE_DAYS', '-1'],
     ['MFA_GRACE_DAYS', '91'],
     ['MFA_GRACE_DAYS', '1.5'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'ten'],
+    ['PASSWORD_HASH_CONCURRENCY', '0'],
+    ['PASSWORD_HASH_CONCURRENCY', '2.5'],
   ])('stops on an invalid %s, naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
@@ -73,6 +79,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'admin,receptionist' })).toThrow(
       'MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, or empty for none (got "receptionist")',
     );
+  });
+
+  it('takes the pool size and the password hashes at once as whole numbers', () => {
+    const config = loadConfig({ DATABASE_POOL_SIZE: '40', PASSWORD_HASH_CONCURRENCY: '1' });
+    expect(config.databasePoolSize).toBe(40);
+    expect(config.passwordHashConcurrency).toBe(1);
   });
 
   it('takes a grace of 0 to 90 whole days', () => {

@@ -137,6 +137,29 @@ export async function checkDatabaseReachable(
   }
 }
 
+/**
+ * The pool must fit in what PostgreSQL lets ordinary users hold (`max_connections` less the
+ * connections it keeps for superusers and reserved roles), or saves would wait for connections
+ * that never come once it is full.
+ */
+export async function checkPoolFits(database: DatabaseHandle, poolSize: number): Promise<void> {
+  if (database.engine !== 'postgres') return;
+  const { rows } = await sql<{ name: string; setting: string }>`
+    select name, setting from pg_settings
+    where name in ('max_connections', 'superuser_reserved_connections', 'reserved_connections')
+  `.execute(database.db);
+  const setting = (name: string) => Number(rows.find((row) => row.name === name)?.setting ?? 0);
+  const maxConnections = setting('max_connections');
+  const available =
+    maxConnections - setting('superuser_reserved_connections') - setting('reserved_connections');
+  if (poolSize > available) {
+    throw new StartupFault(
+      'DATABASE_POOL_SIZE',
+      `Cannot start: DATABASE_POOL_SIZE ${poolSize} does not fit the database's max_connections ${maxConnections} (${available} for ordinary users); lower it or raise max_connections`,
+    );
+  }
+}
+
 /** Why listening failed, named by the variable at fault; undefined for anything else. */
 export function listenFaultOf(
   error: unknown,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../../server/testing/databases.ts';
 
@@ -126,6 +127,27 @@ describe('triage serve stops on a setting it cannot start with, in one line', ()
       ),
     );
     expect(result.stderr).not.toMatch(/migration/i);
+  });
+
+  postgresIt("DATABASE_POOL_SIZE larger than the database's max_connections", async () => {
+    const url = new URL(postgres ?? '');
+    const server = new pg.Client({ connectionString: postgres });
+    await server.connect();
+    const maxConnections = Number(
+      (await server.query<{ max_connections: string }>('show max_connections')).rows[0]
+        ?.max_connections,
+    );
+    await server.end();
+    const result = await serve({
+      DATABASE_URL: url.toString(),
+      DATABASE_POOL_SIZE: String(maxConnections),
+    });
+    expect(result.exitCode).toBe(78);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^Cannot start: DATABASE_POOL_SIZE ${maxConnections} does not fit the database's max_connections ${maxConnections} \\(\\d+ for ordinary users\\); lower it or raise max_connections\\n$`,
+      ),
+    );
   });
 
   postgresIt('DATABASE_URL naming a database that does not exist', async () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from '../../server/app.ts';
-import { owaspScryptCost } from '../../server/auth/passwords.ts';
+import { limitPasswordHashing, owaspScryptCost } from '../../server/auth/passwords.ts';
 import {
   unknownActiveVersion,
   unknownActiveVersionMessage,
@@ -15,6 +15,7 @@ import {
   checkDatabaseReachable,
   checkDataDir,
   checkHostResolves,
+  checkPoolFits,
   checkWebRoot,
   listenFaultOf,
 } from '../../server/startup.ts';
@@ -48,14 +49,17 @@ export async function runServeCommand(args: string[]): Promise<number> {
   // The server carries on when a database connection is lost: requests answer 503 until the pool
   // connects again. A loss before the app and its log exist goes unlogged.
   let logLostConnection: (error: Error) => void = () => undefined;
+  limitPasswordHashing(config.passwordHashConcurrency);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     onConnectionLost: (error) => logLostConnection(error),
   });
   let applied: string[];
   try {
     await checkDatabaseReachable(database, config.databaseUrl);
+    await checkPoolFits(database, config.databasePoolSize);
     applied = await migrateToLatest(database);
   } catch (error) {
     await database.close();

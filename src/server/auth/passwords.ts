@@ -14,7 +14,40 @@ export const owaspScryptCost: ScryptCost = { logN: 17, r: 8, p: 1 };
 
 const keyLength = 32;
 
+/**
+ * scrypt at OWASP's cost holds about 130 MB while it runs, so a shift signing in at once could
+ * exhaust a small server: at most this many hashes run at once in the process
+ * (PASSWORD_HASH_CONCURRENCY), the rest wait their turn in order.
+ */
+const hashing = { limit: 2, running: 0, waiting: [] as Array<() => void> };
+
+export function limitPasswordHashing(concurrency: number): void {
+  hashing.limit = concurrency;
+}
+
+/** Hashes running and waiting now (for the metrics and tests). */
+export function passwordHashing(): { running: number; waiting: number } {
+  return { running: hashing.running, waiting: hashing.waiting.length };
+}
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing.running < hashing.limit) hashing.running++;
+  // A finished hash hands its place to the first in line, so the count stays as it was.
+  else await new Promise<void>((resolve) => hashing.waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = hashing.waiting.shift();
+    if (next === undefined) hashing.running--;
+    else next();
+  }
+}
+
 function scrypt(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  return inTurn(() => scryptNow(password, salt, cost));
+}
+
+function scryptNow(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const N = 2 ** cost.logN;
   return new Promise((resolve, reject) => {
     crypto.scrypt(
