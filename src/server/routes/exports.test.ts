@@ -1,19 +1,15 @@
 import crypto from 'node:crypto';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITIONS, score, type PatientData } from '../../engine/index.ts';
+import { CONDITIONS, score } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AssessmentReport } from '../../shared/api/exports.ts';
-import type { Database } from '../db/schema.ts';
-import type { Kysely } from 'kysely';
 import { csvRow } from '../csv.ts';
-import { childRows, type PatientInput } from '../services/assessment-records.ts';
 import { renderReportText } from '../services/reports.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { fhirValidator } from '../testing/fhir-schema.ts';
+import { man30, man45, partial, woman62 } from '../testing/export-samples.ts';
 import { signedInAs } from '../testing/users.ts';
 
 /** A figure at the decimals spec 9.1 shows it with (BMI 1, comorbidity 2, other scores 4). */
@@ -49,37 +45,6 @@ const expectedHeader = [
     `${c}_management_score`,
   ]),
 ];
-
-/** A 62-year-old woman, BMI 31.2 (80 kg at 160 cm), family history of diabetes, thirsty and tired, hypertensive. */
-const woman62 = {
-  demographics: { age: 62, gender: 'Female', height: 160, weight: 80 },
-  riskFactors: { smoking: false, familyHistory: { DM2: true }, householdTBExposure: false },
-  symptoms: {
-    DM2: { thirst: { present: true, severity: 'moderate' }, fatigue: { present: true } },
-    Asthma: { coughOnOff: { present: false } },
-  },
-  management: {
-    Hypertension: { diagnosed: true, lastDoctorVisit: 'never', prescriptionDuration: '<4months' },
-  },
-} as const;
-/** A long cough and severe night sweats with a household contact: high TB risk. */
-const man45 = {
-  demographics: { age: 45, gender: 'Male', height: 180, weight: 80 },
-  riskFactors: { householdTBExposure: true },
-  symptoms: {
-    TB: { coughOver14Days: { present: true }, nightSweats: { present: true, severity: 'severe' } },
-  },
-} as const;
-/** Only the gender recorded: incomplete, several conditions 'Insufficient Data'. */
-const partial = { demographics: { gender: 'Female' } } as const;
-/** A young smoker who coughs and wheezes: high Asthma risk. */
-const man30 = {
-  demographics: { age: 30, gender: 'Male', height: 175, weight: 70 },
-  riskFactors: { smoking: true },
-  symptoms: {
-    Asthma: { coughOnOff: { present: true }, wheezing: { present: true, severity: 'mild' } },
-  },
-} as const;
 
 const formulaNotes = {
   woman62: '=HYPERLINK("http://evil.example","click")',
@@ -762,197 +727,4 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     for (const entry of bundle.entry)
       expect(known).toContain(`${entry.resource.resourceType}/${entry.resource.id}`);
   });
-});
-
-// A full collection on demand lets the large test see what the server keeps alive.
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc') as () => void;
-
-/** Inserts assessments straight into the tables, in batches inside one transaction. */
-async function insertAssessments(db: Kysely<Database>, count: number): Promise<void> {
-  const templates = [woman62, man45, partial, man30].map((input: PatientData) => {
-    const full: PatientInput = {
-      demographics: input.demographics ?? {},
-      riskFactors: input.riskFactors ?? {},
-      symptoms: input.symptoms ?? {},
-      management: input.management ?? {},
-    };
-    return { input: full, result: score(full) };
-  });
-  const batchSize = 250;
-  const start = Date.parse('2026-01-01T00:00:00.000Z');
-  await db.transaction().execute(async (trx) => {
-    for (let first = 0; first < count; first += batchSize) {
-      const patients = [];
-      const assessments = [];
-      const children = [];
-      for (let i = first; i < Math.min(count, first + batchSize); i++) {
-        const { input, result } = templates[i % templates.length] ?? templates[0]!;
-        const id = crypto.randomUUID();
-        const patientId = crypto.randomUUID();
-        const at = new Date(start + i * 60_000).toISOString();
-        const d = input.demographics;
-        patients.push({
-          id: patientId,
-          age: d.age ?? null,
-          gender: d.gender ?? null,
-          height: d.height ?? null,
-          weight: d.weight ?? null,
-          bmi: result.patientBMI,
-          updated_at: at,
-        });
-        assessments.push({
-          id,
-          patient_id: patientId,
-          assessment_code: `ASS-LOAD${i.toString(36).toUpperCase()}-TEST`,
-          assessment_complete: result.assessmentComplete,
-          total_score: result.totalScore,
-          notes: `Load test note ${i}, with "quotes"`,
-          created_at: at,
-          updated_at: at,
-          signed_off: i % 3 === 0,
-          version: 1,
-          search_text: id,
-        });
-        children.push(childRows(id, input, result));
-      }
-      await trx.insertInto('patients').values(patients).execute();
-      await trx.insertInto('assessments').values(assessments).execute();
-      const symptoms = children.flatMap((c) => c.symptoms);
-      if (symptoms.length > 0) await trx.insertInto('symptoms').values(symptoms).execute();
-      await trx
-        .insertInto('risk_factors')
-        .values(children.map((c) => c.riskFactors))
-        .execute();
-      const management = children.flatMap((c) => c.management);
-      if (management.length > 0) await trx.insertInto('management').values(management).execute();
-      await trx
-        .insertInto('results')
-        .values(children.flatMap((c) => c.results))
-        .execute();
-    }
-  });
-}
-
-describe.each(testDatabases())('large exports on $engine', (testDatabase) => {
-  const count = 20_000;
-  const megabyte = 1024 * 1024;
-  let t: TestApp;
-  let baseUrl: string;
-  let doctor: { cookie: string };
-
-  beforeAll(async () => {
-    t = await openTestApp(testDatabase);
-    doctor = await signedInAs(t, 'doctor');
-    await insertAssessments(t.database.db, count);
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  }, 60_000);
-  afterAll(async () => {
-    await t.close();
-  });
-
-  /**
-   * Downloads over a real socket, reading the body as it arrives, and watches the heap of this
-   * process, which is the server's: its peak, and what stays live after a full collection every
-   * so many megabytes (the rows a server holds; loading every record would add tens of megabytes).
-   */
-  async function download(
-    path: string,
-    collectEveryMegabytes: number,
-    onLine: (line: string) => void,
-  ) {
-    collectGarbage();
-    const heapBefore = process.memoryUsage().heapUsed;
-    let heapPeak = heapBefore;
-    let liveHeapPeak = heapBefore;
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}${path}`, { headers: { cookie: doctor.cookie } });
-    expect(response.status).toBe(200);
-    const decoder = new TextDecoder();
-    let pending = '';
-    let bytes = 0;
-    let nextCollectionAt = 0;
-    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
-      bytes += chunk.byteLength;
-      const lines = (pending + decoder.decode(chunk, { stream: true })).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-      if (bytes >= nextCollectionAt) {
-        collectGarbage();
-        liveHeapPeak = Math.max(liveHeapPeak, process.memoryUsage().heapUsed);
-        nextCollectionAt += collectEveryMegabytes * megabyte;
-      }
-    }
-    if (pending !== '') onLine(pending);
-    return {
-      heapGrowthMb: (heapPeak - heapBefore) / megabyte,
-      liveHeapGrowthMb: (liveHeapPeak - heapBefore) / megabyte,
-      megabytes: bytes / megabyte,
-      seconds: (performance.now() - started) / 1000,
-    };
-  }
-
-  const expectFlatMemory = (figures: Awaited<ReturnType<typeof download>>) => {
-    expect(figures.heapGrowthMb).toBeLessThan(150);
-    expect(figures.liveHeapGrowthMb).toBeLessThan(16);
-  };
-
-  const report = (name: string, figures: Awaited<ReturnType<typeof download>>) => {
-    console.log(
-      `${testDatabase.engine} ${name}: ${count} assessments, ${figures.megabytes.toFixed(1)} MB in ${figures.seconds.toFixed(1)} s, ${Math.round(count / figures.seconds)} rows/s, heap growth ${figures.heapGrowthMb.toFixed(1)} MB at peak, ${figures.liveHeapGrowthMb.toFixed(1)} MB live`,
-    );
-  };
-
-  it('serves other requests while a download waits for its reader, and after it is dropped', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${baseUrl}/api/exports/fhir.ndjson`, {
-      headers: { cookie: doctor.cookie },
-      signal: controller.signal,
-    });
-    const reader = response.body?.getReader();
-    expect((await reader?.read())?.done).toBe(false);
-    const listOne = () =>
-      fetch(`${baseUrl}/api/assessments?limit=1`, {
-        headers: { cookie: doctor.cookie },
-        signal: AbortSignal.timeout(5_000),
-      });
-    // The download is paused by backpressure, part-way through its rows.
-    expect((await listOne()).status).toBe(200);
-    controller.abort();
-    expect((await listOne()).status).toBe(200);
-  });
-
-  it('streams the CSV with the heap staying bounded', async () => {
-    let rows = 0;
-    const figures = await download('/api/exports/assessments.csv', 1, (line) => {
-      if (line.length > 0) rows++;
-    });
-    report('CSV', figures);
-    expect(rows).toBe(count + 1);
-    expectFlatMemory(figures);
-  }, 60_000);
-
-  it('streams the text report with the heap staying bounded', async () => {
-    let entries = 0;
-    let summary = '';
-    const figures = await download('/api/exports/assessments.txt', 8, (line) => {
-      if (line.startsWith('Assessment ID: ')) entries++;
-      if (line.startsWith('Total assessments: ')) summary = line;
-    });
-    report('text report', figures);
-    expect(summary).toBe(`Total assessments: ${count}`);
-    expect(entries).toBe(count);
-    expectFlatMemory(figures);
-  }, 60_000);
-
-  it('streams the FHIR NDJSON with the heap staying bounded', async () => {
-    let patients = 0;
-    const figures = await download('/api/exports/fhir.ndjson', 16, (line) => {
-      if (line.startsWith('{"resourceType":"Patient"')) patients++;
-    });
-    report('FHIR NDJSON', figures);
-    expect(patients).toBe(count);
-    expectFlatMemory(figures);
-  }, 60_000);
 });
