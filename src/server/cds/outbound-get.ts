@@ -6,10 +6,12 @@ import { refusedRange } from './fhir-servers.ts';
 
 /**
  * One GET to a record system's FHIR server, connecting only to an address it has checked: a
- * host name is resolved here and the socket connects to the address that passed, so a name
- * cannot resolve to a public address for the check and a private one for the connection.
- * Loopback, private, link-local and other special ranges are refused unless the registered URL
- * names that address itself. No redirect is followed (a 3xx is an answer like any other).
+ * host name is resolved here and the socket connects to the address that passed (no pooled
+ * socket is reused), so a name cannot resolve to a public address for the check and a private
+ * one for the connection. A host name may resolve to public unicast addresses only; loopback,
+ * private, link-local and the other special ranges are reached only by a URL that names the
+ * address itself and that the client registered (`named`). No redirect is followed (a 3xx is an
+ * answer like any other).
  */
 
 /** Why a GET got no answer, in words for the audit row (never the URL, which names the patient). */
@@ -29,34 +31,39 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-function checkedLookup(named: ReadonlySet<string>) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error !== null) {
-        callback(error, []);
-        return;
-      }
-      const usable = addresses.filter((entry) => refusedRange(entry.address, named) === undefined);
-      const first = usable[0];
-      if (first === undefined) {
-        const ranges = [...new Set(addresses.map((entry) => refusedRange(entry.address, named)))];
-        callback(
-          new OutboundFailure(
-            `the host resolves only to addresses not allowed (${ranges.join(', ')}) and the registered URL does not name them`,
-          ),
-          [],
-        );
-        return;
-      }
-      if (options.all === true) callback(null, usable);
-      else callback(null, first.address, first.family);
-    });
-  };
+/** A host name's special-range addresses are never exempt: only an address in the URL is. */
+const NONE_NAMED: ReadonlySet<string> = new Set();
+
+/** Resolves a host name to its public unicast addresses only; none is an error. */
+function lookupPublic(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error !== null) {
+      callback(error, []);
+      return;
+    }
+    const usable = addresses.filter(
+      (entry) => refusedRange(entry.address, NONE_NAMED) === undefined,
+    );
+    const first = usable[0];
+    if (first === undefined) {
+      const ranges = new Set(addresses.map((entry) => refusedRange(entry.address, NONE_NAMED)));
+      callback(
+        new OutboundFailure(
+          `the host name resolves only to addresses not allowed (${[...ranges].join(', ')}); register such a server by its address`,
+        ),
+        [],
+      );
+      return;
+    }
+    if (options.all === true) callback(null, usable);
+    else callback(null, first.address, first.family);
+  });
 }
 
 export function outboundGet(
   url: URL,
   headers: Record<string, string>,
+  /** `named`: the special-range addresses registered URLs name, the only ones reachable. */
   options: { timeoutMs: number; named: ReadonlySet<string> },
 ): Promise<OutboundAnswer> {
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -64,7 +71,7 @@ export function outboundGet(
     const refused = refusedRange(literal, options.named);
     if (refused !== undefined) {
       return Promise.reject(
-        new OutboundFailure(`the address is ${refused} and the registered URL does not name it`),
+        new OutboundFailure(`the address is ${refused} and no registered URL names it`),
       );
     }
   }
@@ -81,7 +88,7 @@ export function outboundGet(
       settle(() => reject(new OutboundFailure(reason)));
       request.destroy();
     };
-    const request = client.get(url, { headers, lookup: checkedLookup(options.named) }, (answer) => {
+    const request = client.get(url, { headers, agent: false, lookup: lookupPublic }, (answer) => {
       const chunks: Buffer[] = [];
       let size = 0;
       answer.on('data', (chunk: Buffer) => {

@@ -373,7 +373,7 @@ describe.each(testDatabases())('the CDS Hooks service at its edges on $engine', 
       expect(response.statusCode, response.body).toBe(412);
       expect(ehr.takeSeen()).toEqual([]);
       expect((await lastAudit()).detail).toMatch(
-        /^412 conditions: the host resolves only to addresses not allowed \(loopback\)/,
+        /^412 conditions: the host name resolves only to addresses not allowed \(loopback\)/,
       );
       // Registered by its address, the same server is read.
       const byAddress = await call(body(rest, fhirServer()));
