@@ -19,10 +19,10 @@ import { PREFETCH_KEYS, resolvedTemplate, type PrefetchKey } from './service-def
 export const MAX_PAGES = 10;
 
 const what: Record<PrefetchKey, string> = {
-  patient: 'the Patient',
-  observations: 'the Observation search',
-  conditions: 'the Condition search',
-  familyHistory: 'the FamilyMemberHistory search',
+  patient: 'The Patient',
+  observations: 'The Observation search',
+  conditions: 'The Condition search',
+  familyHistory: 'The FamilyMemberHistory search',
 };
 
 /** A 412 for a key the service could not read: `met` (for the audit row only) says why. */

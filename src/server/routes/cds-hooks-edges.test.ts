@@ -206,7 +206,7 @@ describe.each(testDatabases())('the CDS Hooks service at its edges on $engine', 
           error: {
             code: 'fhir_data_unavailable',
             message:
-              'the Condition search (prefetch key conditions) could not be read from the fhirServer.',
+              'The Condition search (prefetch key conditions) could not be read from the fhirServer.',
           },
         });
       }

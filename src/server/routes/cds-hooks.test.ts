@@ -717,7 +717,7 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     expect(refused.statusCode).toBe(412);
     expect(refused.json<{ error: { code: string; message: string } }>().error).toEqual({
       code: 'fhir_data_unavailable',
-      message: 'the Patient (prefetch key patient) could not be read from the fhirServer.',
+      message: 'The Patient (prefetch key patient) could not be read from the fhirServer.',
     });
     // What the read met is the audit row's, not the caller's.
     expect(await lastAudit()).toMatchObject({
@@ -780,7 +780,7 @@ describe('the CDS Hooks service reading a FHIR server that does not answer', () 
       expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
       expect(response.statusCode).toBe(412);
       expect(response.json<{ error: { message: string } }>().error.message).toBe(
-        'the Patient (prefetch key patient) could not be read from the fhirServer.',
+        'The Patient (prefetch key patient) could not be read from the fhirServer.',
       );
       expect(
         await t.database.db
