@@ -153,7 +153,7 @@ export async function verifyCdsClient(
   if (exp > nowSeconds + MAX_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
     throw new CdsRefusal('The JWT expires more than 5 minutes from now.', issuer);
   }
-  // jose checks that iat is a number; one from the future would let a token outlive its window.
+  // jose checks iat against the clock only with maxTokenAge: a token minted ahead is refused here.
   if ((payload.iat ?? 0) > nowSeconds + CLOCK_SKEW_SECONDS) {
     throw new CdsRefusal("The JWT's iat is in the future.", issuer);
   }

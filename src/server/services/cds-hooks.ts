@@ -180,8 +180,9 @@ async function recordCall(
   }
 }
 
-function listed(keys: readonly string[]): string {
-  return keys.length < 2 ? keys.join('') : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
+/** Items as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** A call naming a fhirServer its client did not register: nothing is read from it. */
@@ -223,10 +224,14 @@ async function prefetchOf(
   if (toRead.length === 0) return given as PrefetchData;
   const token = request.fhirAuthorization?.access_token;
   if (request.fhirServer === undefined || token === undefined) {
+    const unusable = toRead.map(
+      ({ key, state }) => `${key} (${state.kind === 'unread' ? state.why : 'one page of more'})`,
+    );
     throw new AppError(
       412,
       'fhir_data_unavailable',
-      `The prefetch of ${listed(toRead.map(({ key, state }) => `${key} (${state.kind === 'unread' ? state.why : 'one page of more'})`))} cannot be used, and the call names no fhirServer with fhirAuthorization to read ${toRead.length === 1 ? 'it' : 'them'} from.`,
+      `The prefetch of ${listed(unusable)} cannot be used, and the call names no fhirServer ` +
+        `with fhirAuthorization to read ${toRead.length === 1 ? 'it' : 'them'} from.`,
     );
   }
   const base = new URL(
