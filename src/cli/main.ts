@@ -23,8 +23,10 @@ Commands:
   api-token create --name NAME | list | revoke NAME
                               API tokens for another system's FHIR reads
                               (create prints the token once; only its hash is kept)
-  cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) | list | remove ISS
-                              Record systems allowed to call the CDS Hooks service
+  cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) [--fhir-server URL]...
+             | list | remove ISS
+                              Record systems allowed to call the CDS Hooks service, and the
+                              FHIR servers each may name
   --help                      Show this help
 `;
 

@@ -85,8 +85,8 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
 
     const listed = await run('list');
     expect(listed.output.split('\n')).toEqual([
-      'issuer\tkeys\tregistered',
-      `${issuer}\tstored (1 keys)\t2026-11-22T09:00:00.000Z`,
+      'issuer\tkeys\tregistered\tFHIR servers',
+      `${issuer}\tstored (1 keys)\t2026-11-22T09:00:00.000Z\tnone`,
       '',
     ]);
 
@@ -94,7 +94,7 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
     expect(removed.exitCode, removed.errors).toBe(0);
     expect(await callStatus(issuer, key)).toBe(401);
     expect((await run('remove', issuer)).exitCode).toBe(1);
-    expect((await run('list')).output).toBe('issuer\tkeys\tregistered\n');
+    expect((await run('list')).output).toBe('issuer\tkeys\tregistered\tFHIR servers\n');
     expect(await audit()).toEqual([
       { action: 'cds_client_add', target_id: issuer, address: 'command line' },
       { action: 'cds_client_remove', target_id: issuer, address: 'command line' },
@@ -122,6 +122,49 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
     );
     expect(insecure.exitCode).toBe(1);
     expect(insecure.errors).toContain('https://');
+  });
+
+  it('registers the FHIR servers a client may name, repeatable, and lists them', async () => {
+    const key = await makeSigningKey('ES384', 'fhir-key');
+    const file = write('fhir-jwks.json', { keys: [key.publicJwk] });
+    const issuer = 'https://fhir-ehr.example';
+    const added = await run(
+      'add',
+      '--issuer',
+      issuer,
+      '--jwks-file',
+      file,
+      '--fhir-server',
+      'https://fhir.clinic.example/r4/',
+      '--fhir-server',
+      `${ehr.origin}/fhir`,
+    );
+    expect(added.exitCode, added.errors).toBe(0);
+    expect(added.output).toContain(
+      `its calls may name FHIR servers under https://fhir.clinic.example/r4, ${ehr.origin}/fhir.`,
+    );
+    expect((await run('list')).output).toContain(
+      `${issuer}\tstored (1 keys)\t2026-11-22T09:00:00.000Z\t${ehr.origin}/fhir https://fhir.clinic.example/r4\n`,
+    );
+    for (const [url, message] of [
+      ['http://fhir.example/r4', 'https://'],
+      ['https://user:secret@fhir.example/r4', 'user name'],
+      ['https://fhir.example/r4?tenant=1', 'query'],
+      ['not a url', 'not a URL'],
+    ]) {
+      const refused = await run(
+        'add',
+        '--issuer',
+        'https://refused.example',
+        '--jwks-file',
+        file,
+        '--fhir-server',
+        url ?? '',
+      );
+      expect(refused.exitCode, url).toBe(1);
+      expect(refused.errors).toContain(message);
+    }
+    expect((await run('list')).output).not.toContain('https://refused.example');
   });
 
   it('refuses private keys, symmetric keys, other algorithms and bad usage', async () => {

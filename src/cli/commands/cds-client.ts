@@ -9,10 +9,13 @@ import {
 } from '../../server/services/cds-clients.ts';
 
 const usage = `Usage:
-  triage cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL)
+  triage cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) [--fhir-server URL]...
                               Let the record system whose JWTs carry iss ISS call the CDS Hooks
-                              service, checked against its JWK Set (public ES384 or RS384 keys)
-  triage cds-client list      The registered clients: issuer, where their keys are, since when
+                              service, checked against its JWK Set (public ES384 or RS384 keys);
+                              its calls may name as fhirServer only a URL under one of the
+                              --fhir-server URLs (same scheme, host and port, the path a prefix)
+  triage cds-client list      The registered clients: issuer, where their keys are, since when,
+                              their FHIR servers
   triage cds-client remove ISS
                               Refuse that issuer's calls from now on
 `;
@@ -46,6 +49,7 @@ export async function runCdsClientCommand(
             issuer: { type: 'string' },
             'jwks-file': { type: 'string' },
             'jwks-url': { type: 'string' },
+            'fhir-server': { type: 'string', multiple: true },
           },
         });
         const file = values['jwks-file'];
@@ -53,26 +57,29 @@ export async function runCdsClientCommand(
         if (values.issuer === undefined || (file === undefined) === (url === undefined)) break;
         const issuer = values.issuer;
         const jwks = file === undefined ? undefined : readJwksFile(file);
-        await withContext((context) =>
+        const client = await withContext((context) =>
           addCdsClient(context, operator, {
             issuer,
             ...(jwks === undefined ? {} : { jwks }),
             ...(url === undefined ? {} : { jwksUrl: url }),
+            fhirServers: values['fhir-server'] ?? [],
           }),
         );
         io.stdout.write(
-          `Registered CDS client ${issuer}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}.\n`,
+          `Registered CDS client ${issuer}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}; ` +
+            `${client.fhirServers.length === 0 ? 'its calls may name no FHIR server' : `its calls may name FHIR servers under ${client.fhirServers.join(', ')}`}.\n`,
         );
         return 0;
       }
       case 'list': {
         const clients = await withContext(listCdsClients);
-        io.stdout.write('issuer\tkeys\tregistered\n');
+        io.stdout.write('issuer\tkeys\tregistered\tFHIR servers\n');
         for (const client of clients) {
           const keys =
             client.jwks_url ??
             `stored (${(JSON.parse(client.jwks ?? '{"keys":[]}') as { keys: unknown[] }).keys.length} keys)`;
-          io.stdout.write(`${client.issuer}\t${keys}\t${client.created_at}\n`);
+          const servers = client.fhirServers.length === 0 ? 'none' : client.fhirServers.join(' ');
+          io.stdout.write(`${client.issuer}\t${keys}\t${client.created_at}\t${servers}\n`);
         }
         return 0;
       }

@@ -293,7 +293,7 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     });
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.split('\r\n')[0]).toBe(
-      'id,at,user_id,username,action,target_type,target_id,outcome,address',
+      'id,at,user_id,username,action,target_type,target_id,outcome,address,detail',
     );
   });
 

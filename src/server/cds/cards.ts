@@ -2,12 +2,14 @@ import {
   CONDITION_DISPLAY_NAMES,
   RISK_STATUS_LABELS,
   type AssessmentResult,
+  type Condition,
   type ConditionResult,
   type PatientData,
   type RuleSet,
 } from '../../engine/index.ts';
 import type { CdsCard } from '../../shared/api/cds-hooks.ts';
 import { RULE_SET_SYSTEM } from './codes.ts';
+import type { Dated, RecordDataUsed } from './prefetch-mapping.ts';
 
 export const CARD_SOURCE_LABEL = 'Chronic Disease Risk Assessment System';
 export const START_ASSESSMENT_LABEL = 'Start a full assessment';
@@ -31,7 +33,46 @@ function markdownText(text: string): string {
   return text.replaceAll(/[\\`*_{}[\]<>()#+!|]/g, (character) => `\\${character}`);
 }
 
-function detailOf(result: ConditionResult, input: PatientData, ruleSet: RuleSet): string {
+const NOT_IN_RECORD = 'not in the record';
+
+function dated<T>(value: Dated<T> | undefined, text: (value: T) => string): string {
+  if (value === undefined) return NOT_IN_RECORD;
+  return `${text(value.value)} (${value.date ?? 'undated'})`;
+}
+
+function conditionList(conditions: readonly Condition[]): string {
+  return conditions.length === 0
+    ? 'none found'
+    : conditions.map((condition) => CONDITION_DISPLAY_NAMES[condition]).join(', ');
+}
+
+/**
+ * What of the record the score was made from (issue 33), so that the clinician sees what was
+ * read and what was not, and that symptoms cannot come from the record at all.
+ */
+function recordLines(used: RecordDataUsed): string[] {
+  return [
+    '**From the record**',
+    '',
+    `- Age: ${used.age === undefined ? NOT_IN_RECORD : `${used.age} (born ${used.birthDate ?? ''})`}`,
+    `- Gender: ${used.gender ?? NOT_IN_RECORD}`,
+    `- Height: ${dated(used.height, (cm) => `${formatScore(cm)} cm`)}`,
+    `- Weight: ${dated(used.weight, (kg) => `${formatScore(kg)} kg`)}`,
+    `- Smoking: ${dated(used.smoking, (smokes) => (smokes ? 'smokes' : 'does not smoke'))}`,
+    `- Diagnosed conditions: ${conditionList(used.diagnosed)}`,
+    `- Family history: ${conditionList(used.familyHistory)}`,
+    '',
+    'Symptoms cannot come from the record and none were counted: a full assessment asks them ' +
+      'and may change the status.',
+  ];
+}
+
+function detailOf(
+  result: ConditionResult,
+  input: PatientData,
+  used: RecordDataUsed,
+  ruleSet: RuleSet,
+): string {
   const rules = ruleSet.conditions[result.condition];
   const lines = [
     `${result.factorCount} ${result.factorCount === 1 ? 'factor counts' : 'factors count'}; ` +
@@ -60,8 +101,7 @@ function detailOf(result: ConditionResult, input: PatientData, ruleSet: RuleSet)
     '',
     markdownText(result.interpretation),
     '',
-    'Symptoms are not in the record and were not counted: a full assessment asks them and may ' +
-      'change the status.',
+    ...recordLines(used),
     '',
     `Scored under rule set ${markdownText(ruleSet.version)} (${markdownText(ruleSet.name)}).`,
   );
@@ -80,6 +120,8 @@ export function hasCards(result: AssessmentResult): boolean {
 export function cardsFor(options: {
   result: AssessmentResult;
   input: PatientData;
+  /** The record data the input was made from. */
+  used: RecordDataUsed;
   ruleSet: RuleSet;
   /** Where a full assessment of this patient starts; undefined when the patient has no record. */
   assessmentUrl: string | undefined;
@@ -87,11 +129,11 @@ export function cardsFor(options: {
   guidelinesUrl: string;
   uuid: () => string;
 }): CdsCard[] {
-  const { result, input, ruleSet, assessmentUrl } = options;
+  const { result, input, used, ruleSet, assessmentUrl } = options;
   return result.conditions.filter(hasCard).map((condition) => ({
     uuid: options.uuid(),
     summary: `${CONDITION_DISPLAY_NAMES[condition.condition]}: ${RISK_STATUS_LABELS[condition.riskStatus]}`,
-    detail: detailOf(condition, input, ruleSet),
+    detail: detailOf(condition, input, used, ruleSet),
     indicator: CARD_INDICATORS[condition.riskStatus],
     source: {
       label: CARD_SOURCE_LABEL,

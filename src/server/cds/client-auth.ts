@@ -16,8 +16,9 @@ import { CDS_ALGORITHMS, REMOTE_TIMEOUT_MS } from '../services/cds-clients.ts';
 /**
  * The CDS Hooks security of a call (issue 20; the specification's "Trusting CDS Clients"): a
  * JWT signed ES384 or RS384 by a registered client, checked against that client's JWK Set, whose
- * `aud` is this service's URL, whose `exp` is at most five minutes ahead and whose `jti` has not
- * been used.
+ * `aud` is this service's URL, whose `exp` is at most five minutes ahead, whose `iat` is not
+ * ahead of our clock, and whose `jti` has not been used: it is spent here, before the call reads
+ * anything, and kept until no clock skew could let the token pass again (issue 33).
  */
 
 /** How far the record system's clock may be from ours. */
@@ -26,7 +27,7 @@ export const CLOCK_SKEW_SECONDS = 30;
 export const MAX_LIFETIME_SECONDS = 5 * 60;
 const MAX_JTI_LENGTH = 255;
 
-/** A refused call: 401, with the `iss` it claimed (if any) for the audit row. */
+/** A refused call: 401, with the `iss` it claimed (if any) for the audit row's detail. */
 export class CdsRefusal extends AppError {
   readonly claimedIssuer: string | undefined;
   constructor(message: string, claimedIssuer?: string) {
@@ -38,8 +39,6 @@ export class CdsRefusal extends AppError {
 export interface VerifiedClient {
   client: CdsClientRow;
   issuer: string;
-  jti: string;
-  expiresAt: Date;
 }
 
 /**
@@ -90,9 +89,9 @@ function refusalOf(error: unknown, audience: string, issuer: string): CdsRefusal
 }
 
 /**
- * Verifies the call's `Authorization: Bearer` JWT for `audience` (this service's URL) and that
- * its `jti` is unused so far. Throws a CdsRefusal (401) naming the fault. The `jti` is recorded
- * by the transaction that records the call.
+ * Verifies the call's `Authorization: Bearer` JWT for `audience` (this service's URL) and spends
+ * its `jti`: of two calls with one token, racing or late, one gets past here. Throws a
+ * CdsRefusal (401) naming the fault.
  */
 export async function verifyCdsClient(
   context: AppContext,
@@ -149,16 +148,33 @@ export async function verifyCdsClient(
   } catch (error) {
     throw refusalOf(error, audience, issuer);
   }
+  const nowSeconds = now.getTime() / 1000;
   const exp = payload.exp ?? 0;
-  if (exp > now.getTime() / 1000 + MAX_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
+  if (exp > nowSeconds + MAX_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) {
     throw new CdsRefusal('The JWT expires more than 5 minutes from now.', issuer);
+  }
+  // jose checks iat against the clock only with maxTokenAge: a token minted ahead is refused here.
+  if ((payload.iat ?? 0) > nowSeconds + CLOCK_SKEW_SECONDS) {
+    throw new CdsRefusal("The JWT's iat is in the future.", issuer);
   }
   const jti: unknown = payload.jti;
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
     throw new CdsRefusal(`The JWT's jti must be 1 to ${MAX_JTI_LENGTH} characters.`, issuer);
   }
-  if (await cdsClientsRepository.isJtiUsed(context.database.db, claimedIssuer, jti)) {
-    throw new CdsRefusal("The JWT's jti was already used.", issuer);
-  }
-  return { client, issuer: claimedIssuer, jti, expiresAt: new Date(exp * 1000) };
+  // Kept while jose would still accept the token (until exp plus the skew), then pruned.
+  const fresh = await context.database.transaction(async (trx) => {
+    const spent = await cdsClientsRepository.useJti(
+      trx,
+      claimedIssuer,
+      jti,
+      new Date(exp * 1000).toISOString(),
+    );
+    await cdsClientsRepository.pruneJtis(
+      trx,
+      new Date(now.getTime() - CLOCK_SKEW_SECONDS * 1000).toISOString(),
+    );
+    return spent;
+  });
+  if (!fresh) throw new CdsRefusal("The JWT's jti was already used.", issuer);
+  return { client, issuer: claimedIssuer };
 }

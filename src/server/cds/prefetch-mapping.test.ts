@@ -6,6 +6,7 @@ import {
   icd10InCategories,
   mapPrefetch,
   patientRecordCandidate,
+  readRecord,
   type PrefetchData,
 } from './prefetch-mapping.ts';
 
@@ -243,5 +244,61 @@ describe('mapping a CDS call to the engine input', () => {
     );
     expect(candidate([{ system, value: 'has spaces' }])).toBeUndefined();
     expect(candidate([])).toBeUndefined();
+  });
+});
+
+describe('the record data a score was made from', () => {
+  it('names the values read, with the day the record says each was measured', () => {
+    const { input, used } = readRecord(
+      {
+        patient: { resourceType: 'Patient', id: 'p1', gender: 'female', birthDate: '1980-03-04' },
+        observations: bundle(
+          height(1.62, 'm', '2026-10-01T01:30:00+03:00'),
+          height(150, 'cm', '2020-01-01'),
+          weight(140, 'lb', '2026-09'),
+          smoking('8517006', '2025-12-31T23:00:00Z'),
+          observation('29463-7', { valueQuantity: { value: 60, code: 'kg' } }),
+        ),
+        conditions: bundle({
+          resourceType: 'Condition',
+          code: coded('http://hl7.org/fhir/sid/icd-10', 'I10'),
+        }),
+        familyHistory: bundle({
+          resourceType: 'FamilyMemberHistory',
+          condition: [{ code: coded('http://snomed.info/sct', '195967001') }],
+        }),
+      },
+      'p1',
+      today,
+    );
+    expect(used).toEqual({
+      birthDate: '1980-03-04',
+      age: 46,
+      gender: 'Female',
+      // The day as the record wrote it, not as UTC would make it.
+      height: { value: 162, date: '2026-10-01' },
+      weight: { value: 63.5, date: '2026-09' },
+      smoking: { value: false, date: '2025-12-31' },
+      diagnosed: ['Hypertension'],
+      familyHistory: ['Asthma'],
+    });
+    expect(input).toEqual({
+      demographics: { age: 46, gender: 'Female', height: 162, weight: 63.5 },
+      riskFactors: { smoking: false, familyHistory: { Asthma: true } },
+      management: { Hypertension: { diagnosed: true } },
+    });
+  });
+
+  it('names nothing the record does not hold', () => {
+    expect(readRecord(none, 'p1', today).used).toEqual({
+      birthDate: undefined,
+      age: undefined,
+      gender: undefined,
+      height: undefined,
+      weight: undefined,
+      smoking: undefined,
+      diagnosed: [],
+      familyHistory: [],
+    });
   });
 });

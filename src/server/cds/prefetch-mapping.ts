@@ -168,14 +168,20 @@ export function conditionsCoded(concept: CodeableConcept | undefined): Set<Condi
   return found;
 }
 
-/** When an observation was made, in milliseconds; undated ones sort first (oldest). */
-function observedAt(observation: Observation): number {
-  const text =
+/** When an observation was made, as the record wrote it. */
+function observedText(observation: Observation): string | undefined {
+  return (
     observation.effectiveDateTime ??
     observation.effectiveInstant ??
     observation.effectivePeriod?.end ??
     observation.effectivePeriod?.start ??
-    observation.issued;
+    observation.issued
+  );
+}
+
+/** When an observation was made, in milliseconds; undated ones sort first (oldest). */
+function observedAt(observation: Observation): number {
+  const text = observedText(observation);
   const time = text === undefined ? Number.NaN : Date.parse(text);
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 }
@@ -191,13 +197,24 @@ function observationsOf(observations: readonly Observation[], loincCode: string)
     .sort((a, b) => observedAt(b) - observedAt(a));
 }
 
+/** The day an observation was made, as the record wrote it (its date part), if it says. */
+function observedOn(observation: Observation): string | undefined {
+  return /^\d{4}(-\d{2}){0,2}/.exec(observedText(observation) ?? '')?.[0];
+}
+
+/** A value read from an observation, with the day it was made when the record says. */
+export interface Dated<T> {
+  value: T;
+  date: string | undefined;
+}
+
 /** The newest quantity in a known unit, converted and within the engine's range; rounded to 0.1. */
 function latestQuantity(
   observations: readonly Observation[],
   loincCode: string,
   units: Readonly<Record<string, number>>,
   range: { min: number; max: number },
-): number | undefined {
+): Dated<number> | undefined {
   for (const observation of observationsOf(observations, loincCode)) {
     const quantity = observation.valueQuantity;
     const unit = quantity?.code ?? quantity?.unit;
@@ -205,17 +222,23 @@ function latestQuantity(
     const factor = units[unit];
     if (factor === undefined) continue;
     const value = Math.round(quantity.value * factor * 10) / 10;
-    if (value >= range.min && value <= range.max) return value;
+    if (value >= range.min && value <= range.max) return { value, date: observedOn(observation) };
   }
   return undefined;
 }
 
 /** The newest smoking status: true for a current smoker, false for never or ex, else unanswered. */
-function smokingStatus(observations: readonly Observation[]): boolean | undefined {
+function smokingStatus(observations: readonly Observation[]): Dated<boolean> | undefined {
   const latest = observationsOf(observations, OBSERVATION_CODES.smoking)[0];
-  const answer = latest?.valueCodeableConcept;
-  if (CURRENT_SMOKER_CODES.some((entry) => hasCode(answer, SNOMED_CT, entry.code))) return true;
-  if (NON_SMOKER_CODES.some((entry) => hasCode(answer, SNOMED_CT, entry.code))) return false;
+  if (latest === undefined) return undefined;
+  const answer = latest.valueCodeableConcept;
+  const date = observedOn(latest);
+  if (CURRENT_SMOKER_CODES.some((entry) => hasCode(answer, SNOMED_CT, entry.code))) {
+    return { value: true, date };
+  }
+  if (NON_SMOKER_CODES.some((entry) => hasCode(answer, SNOMED_CT, entry.code))) {
+    return { value: false, date };
+  }
   return undefined;
 }
 
@@ -244,11 +267,32 @@ export function prefetchedPatient(
   return parsed.data;
 }
 
+/** What of the record the input was made from, for the cards to say (issue 33). */
+export interface RecordDataUsed {
+  birthDate: string | undefined;
+  age: number | undefined;
+  gender: Gender | undefined;
+  height: Dated<number> | undefined;
+  weight: Dated<number> | undefined;
+  smoking: Dated<boolean> | undefined;
+  diagnosed: Condition[];
+  familyHistory: FamilyHistoryCondition[];
+}
+
 /**
  * The engine's input from what the record holds, on the clinic's calendar day `today`. Symptoms
  * and household TB exposure are never in it: the record does not hold them.
  */
 export function mapPrefetch(prefetch: PrefetchData, patientId: string, today: string): PatientData {
+  return readRecord(prefetch, patientId, today).input;
+}
+
+/** The engine's input (as mapPrefetch) and the record data it was made from. */
+export function readRecord(
+  prefetch: PrefetchData,
+  patientId: string,
+  today: string,
+): { input: PatientData; used: RecordDataUsed } {
   const patient = prefetchedPatient(prefetch, patientId);
   const birthDate = birthDateOf(patient, today);
   const gender = genderOf(patient);
@@ -302,23 +346,38 @@ export function mapPrefetch(prefetch: PrefetchData, patientId: string, today: st
     }
   }
 
+  const age = birthDate === undefined ? undefined : ageOn(birthDate, today);
   const demographics = {
-    ...(birthDate === undefined ? {} : { age: ageOn(birthDate, today) }),
+    ...(age === undefined ? {} : { age }),
     ...(gender === undefined ? {} : { gender }),
-    ...(height === undefined ? {} : { height }),
-    ...(weight === undefined ? {} : { weight }),
+    ...(height === undefined ? {} : { height: height.value }),
+    ...(weight === undefined ? {} : { weight: weight.value }),
   };
   const riskFactors = {
-    ...(smoking === undefined ? {} : { smoking }),
+    ...(smoking === undefined ? {} : { smoking: smoking.value }),
     ...(Object.keys(familyHistory).length === 0 ? {} : { familyHistory }),
   };
   const management = Object.fromEntries(
     [...diagnosed].map((condition) => [condition, { diagnosed: true }]),
   );
   return {
-    demographics,
-    riskFactors,
-    ...(diagnosed.size === 0 ? {} : { management }),
+    input: {
+      demographics,
+      riskFactors,
+      ...(diagnosed.size === 0 ? {} : { management }),
+    },
+    used: {
+      birthDate,
+      age,
+      gender,
+      height,
+      weight,
+      smoking,
+      diagnosed: CONDITIONS.filter((condition) => diagnosed.has(condition)),
+      familyHistory: FAMILY_HISTORY_CONDITIONS.filter(
+        (condition) => familyHistory[condition] === true,
+      ),
+    },
   };
 }
 

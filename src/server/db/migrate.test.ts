@@ -195,7 +195,23 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
 
   it('keep the audit trail written before the rewrite guard, and guard it from then on', async () => {
     const handle = await open();
-    const trail = () => handle.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+    // The columns the rows were written with (later migrations add others, empty for these rows).
+    const trail = () =>
+      handle.db
+        .selectFrom('audit_events')
+        .select([
+          'id',
+          'at',
+          'user_id',
+          'username',
+          'action',
+          'target_type',
+          'target_id',
+          'outcome',
+          'address',
+        ])
+        .orderBy('id')
+        .execute();
     const user = { id: 'u1', username: 'nurse-nia' };
     try {
       await undoThrough(handle, auditNoRewrite.name);

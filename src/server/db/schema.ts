@@ -49,6 +49,8 @@ export interface AuditEventsTable {
   target_id: string | null;
   outcome: 'success' | 'failure';
   address: string | null;
+  /** What the row cannot say in the others, never patient data (e.g. a refused token's claimed iss). */
+  detail: string | null;
 }
 
 export interface PatientsTable {
@@ -325,6 +327,13 @@ export interface CdsClientsTable {
 }
 
 /** A CDS client's JWT id already used, kept until the token expires. */
+/** A FHIR server a CDS client may name as `fhirServer`: the URL is a prefix a call's must begin with. */
+export interface CdsClientFhirServersTable {
+  client_id: string;
+  url: string;
+  created_at: Timestamp;
+}
+
 export interface CdsJtisTable {
   issuer: string;
   jti: string;
@@ -355,6 +364,7 @@ export interface Database {
   rule_set_activations: RuleSetActivationsTable;
   cds_clients: CdsClientsTable;
   cds_jtis: CdsJtisTable;
+  cds_client_fhir_servers: CdsClientFhirServersTable;
   user_second_factors: UserSecondFactorsTable;
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   second_factor_challenges: SecondFactorChallengesTable;

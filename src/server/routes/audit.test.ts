@@ -36,6 +36,7 @@ describe.each(testDatabases())('the audit trail download on $engine', (testDatab
           target_id: 'audit.csv',
           outcome: 'success',
           address: expect.any(String) as unknown,
+          detail: null,
         },
       ]);
       expect(JSON.stringify(added)).not.toContain('searched');

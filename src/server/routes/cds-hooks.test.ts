@@ -247,7 +247,11 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     ehr = new StandInServer();
     ehr.jwks = { keys: [rs384.publicJwk] };
     await ehr.start();
-    await addCdsClient(t.context, operator, { issuer, jwks: { keys: [es384.publicJwk] } });
+    await addCdsClient(t.context, operator, {
+      issuer,
+      jwks: { keys: [es384.publicJwk] },
+      fhirServers: [`${ehr.origin}/fhir`],
+    });
     await addCdsClient(t.context, operator, {
       issuer: remoteIssuer,
       jwksUrl: `${ehr.origin}/jwks.json`,
@@ -449,6 +453,10 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       ],
       ['an expired token', () => token({ now: nowSeconds() - 600, expiresIn: 300 })],
       ['an exp more than 5 minutes ahead', () => token({ expiresIn: 10 * 60 })],
+      [
+        'an iat further ahead than the clock skew',
+        () => token({ issuedAt: nowSeconds() + 31, expiresIn: 120 }),
+      ],
       ['no jti', () => token({ without: ['jti'] })],
       [
         'a jti that is not a string',
@@ -484,12 +492,18 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       const before = { records: await count('patient_records'), jtis: await count('cds_jtis') };
       const response = await call(await make(), body(smoker));
       expect(response.statusCode, response.body).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
       expect(response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
       expect(response.body).not.toContain('Type 2 Diabetes');
       expect({ records: await count('patient_records'), jtis: await count('cds_jtis') }).toEqual(
         before,
       );
-      expect(await lastAudit()).toMatchObject({ outcome: 'failure', target_type: 'cds_service' });
+      expect(await lastAudit()).toMatchObject({
+        outcome: 'failure',
+        target_type: 'cds_service',
+        username: null,
+        user_id: null,
+      });
     });
 
     it('a jti used before', async () => {
@@ -498,14 +512,48 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       expect(first.statusCode, first.body).toBe(200);
       const again = await call(jwt, body(noHeight));
       expect(again.statusCode).toBe(401);
+      expect(again.headers['www-authenticate']).toBe('Bearer');
       expect(again.json()).toMatchObject({ error: { message: "The JWT's jti was already used." } });
-      expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
+      expect(await lastAudit()).toMatchObject({
+        outcome: 'failure',
+        username: null,
+        detail: `claimed iss ${issuer}: The JWT's jti was already used.`,
+      });
+    });
+
+    it('a jti used before, replayed after exp within the clock skew', async () => {
+      const jwt = await token({ expiresIn: 60 });
+      expect((await call(jwt, body(noHeight))).statusCode).toBe(200);
+      t.advance(70_000);
+      // Another call prunes the jtis no token can use any more; this one it must keep.
+      expect((await call(await token(), body(noHeight))).statusCode).toBe(200);
+      const again = await call(jwt, body(noHeight));
+      expect(again.statusCode, again.body).toBe(401);
+      expect(again.json()).toMatchObject({ error: { message: "The JWT's jti was already used." } });
     });
 
     it('a jti sent twice at once: one call answers, the other is refused', async () => {
       const jwt = await token();
       const answers = await Promise.all([call(jwt, body(smoker)), call(jwt, body(smoker))]);
       expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+    });
+
+    it('a jti sent twice at once reads the FHIR server for one call only', async () => {
+      ehr.fhir.set(PREFETCH_TEMPLATES.patient.replaceAll('{{context.patientId}}', noHeight.id), {
+        status: 200,
+        body: noHeight.prefetch.patient,
+      });
+      const { observations, conditions, familyHistory } = noHeight.prefetch;
+      const fetching = {
+        ...body({ ...noHeight, prefetch: { observations, conditions, familyHistory } }),
+        fhirServer: `${ehr.origin}/fhir`,
+        fhirAuthorization: { access_token: 'record-system-token', token_type: 'Bearer' },
+      };
+      ehr.takeSeen();
+      const jwt = await token();
+      const answers = await Promise.all([call(jwt, fetching), call(jwt, fetching)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+      expect(ehr.takeSeen()).toEqual([`Patient/${noHeight.id}`]);
     });
   });
 
@@ -538,7 +586,7 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     expect(await lastAudit()).toMatchObject({ outcome: 'failure', username: issuer });
   });
 
-  it('audits a call whose body is not JSON as a failure', async () => {
+  it('audits a call whose body is not JSON as a failure of its verified client', async () => {
     const before = await lastAudit();
     const response = await t.app.inject({
       method: 'POST',
@@ -549,7 +597,46 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     expect(response.statusCode).toBe(400);
     const after = await lastAudit();
     expect(after.id).toBeGreaterThan(before.id);
-    expect(after).toMatchObject({ outcome: 'failure', username: null, target_type: 'cds_service' });
+    expect(after).toMatchObject({
+      outcome: 'failure',
+      username: issuer,
+      target_type: 'cds_service',
+      detail: 'the body could not be read (400)',
+    });
+  });
+
+  it('verifies the JWT before it reads the body', async () => {
+    const before = await lastAudit();
+    const send = (authorization: string | undefined) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/cds-services/chronic-disease-risk',
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization === undefined ? {} : { authorization }),
+        },
+        payload: '{"hook": ',
+      });
+    // Neither body is parsed: the JWT is refused first, as it would be with any body.
+    for (const authorization of [undefined, `Bearer ${await token({}, intruder)}`]) {
+      const response = await send(authorization);
+      expect(response.statusCode, response.body).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+    const rows = await t.database.db
+      .selectFrom('audit_events')
+      .select(['username', 'detail'])
+      .where('action', '=', 'cds_call')
+      .where('id', '>', before.id)
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { username: null, detail: 'no iss: The call carries no Authorization: Bearer JWT.' },
+      {
+        username: null,
+        detail: `claimed iss ${issuer}: The JWT's signature does not verify with the client's keys.`,
+      },
+    ]);
   });
 
   it('reads what was not prefetched from fhirServer with the access token', async () => {
@@ -628,10 +715,16 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
       ),
     );
     expect(refused.statusCode).toBe(412);
-    expect(refused.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+    expect(refused.json<{ error: { code: string; message: string } }>().error).toEqual({
       code: 'fhir_data_unavailable',
+      message: 'The Patient (prefetch key patient) could not be read from the fhirServer.',
     });
-    expect(refused.json<{ error: { message: string } }>().error.message).toContain('401');
+    // What the read met is the audit row's, not the caller's.
+    expect(await lastAudit()).toMatchObject({
+      outcome: 'failure',
+      username: issuer,
+      detail: '412 patient: answered 401',
+    });
   });
 
   it('answers 412 when a prefetch is missing and no fhirServer is named', async () => {
@@ -662,7 +755,11 @@ describe('the CDS Hooks service reading a FHIR server that does not answer', () 
     await ehr.start();
     try {
       const key = await makeSigningKey('ES384', 'slow-key');
-      await addCdsClient(t.context, operator, { issuer, jwks: { keys: [key.publicJwk] } });
+      await addCdsClient(t.context, operator, {
+        issuer,
+        jwks: { keys: [key.publicJwk] },
+        fhirServers: [`${ehr.origin}/fhir`],
+      });
       ehr.hanging.add('Patient/p-slow');
       const started = Date.now();
       const response = await t.app.inject({
@@ -683,15 +780,15 @@ describe('the CDS Hooks service reading a FHIR server that does not answer', () 
       expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
       expect(response.statusCode).toBe(412);
       expect(response.json<{ error: { message: string } }>().error.message).toBe(
-        'The FHIR server did not answer the Patient within 5 s.',
+        'The Patient (prefetch key patient) could not be read from the fhirServer.',
       );
       expect(
         await t.database.db
           .selectFrom('audit_events')
-          .select(['outcome'])
+          .select(['outcome', 'detail'])
           .where('action', '=', 'cds_call')
           .execute(),
-      ).toEqual([{ outcome: 'failure' }]);
+      ).toEqual([{ outcome: 'failure', detail: '412 patient: no answer within 5 s' }]);
     } finally {
       await ehr.stop();
       await t.close();

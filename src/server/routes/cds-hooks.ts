@@ -7,7 +7,14 @@ import {
 } from '../../shared/api/cds-hooks.ts';
 import { CDS_SERVICE_ID } from '../cds/service-definition.ts';
 import type { AppContext } from '../context.ts';
-import { auditUnreadCall, callCdsService, cdsDiscovery } from '../services/cds-hooks.ts';
+import type { VerifiedClient } from '../cds/client-auth.ts';
+import { CdsFailureAudit } from '../services/cds-failure-audit.ts';
+import {
+  auditUnreadCall,
+  authenticateCdsCall,
+  callCdsService,
+  cdsDiscovery,
+} from '../services/cds-hooks.ts';
 import { errorResponses } from './responses.ts';
 
 const tags = ['cds-hooks'];
@@ -21,6 +28,7 @@ const corsHeaders = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-expose-headers': 'WWW-Authenticate',
   'access-control-max-age': '600',
 };
 
@@ -31,9 +39,16 @@ function baseUrlOf(context: AppContext, request: FastifyRequest): string {
 
 export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const failures = new CdsFailureAudit(context);
+    app.addHook('onClose', async () => failures.writeAll());
+
     // Encapsulated: these headers are on this plugin's answers only, errors included.
     app.addHook('onRequest', async (_request, reply) => {
       void reply.headers({ ...corsHeaders, 'cache-control': 'no-store' });
+    });
+    // RFC 6750: a 401 says which scheme would be accepted.
+    app.addHook('onSend', async (_request, reply) => {
+      if (reply.statusCode === 401) void reply.header('www-authenticate', 'Bearer');
     });
 
     app.get(
@@ -49,13 +64,15 @@ export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
       () => cdsDiscovery(),
     );
 
-    // A call refused before its handler ran (a body that is not JSON, too large, or holds a NUL)
-    // is audited here; the service audits every call that reaches it.
+    // A call refused before its handler ran and after its JWT (a body that is not JSON, too
+    // large, or holds a NUL) is audited here; the service audits the JWT's refusal and every
+    // call that reaches the handler.
     const handled = new WeakSet<FastifyRequest>();
+    const verifiedCalls = new WeakMap<FastifyRequest, VerifiedClient>();
     app.addHook('onSend', async (request, reply) => {
       if (request.method !== 'POST' || handled.has(request) || reply.statusCode < 400) return;
       try {
-        await auditUnreadCall(context, request.ip);
+        await auditUnreadCall(failures, request.ip, verifiedCalls.get(request), reply.statusCode);
       } catch (error) {
         request.log.warn({ err: (error as Error).name }, 'a refused CDS call could not be audited');
       }
@@ -65,12 +82,29 @@ export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
       `/cds-services/${CDS_SERVICE_ID}`,
       {
         config: { access: 'cds-client' },
-        // The service checks the JWT before the body, and audits a bad body as a failed call.
+        // The JWT is verified (and its jti spent) before the body is read: a caller without a
+        // valid token gets nothing parsed, however large or malformed its body.
+        onRequest: async (request) => {
+          try {
+            verifiedCalls.set(
+              request,
+              await authenticateCdsCall(context, failures, {
+                base: baseUrlOf(context, request),
+                authorization: request.headers.authorization,
+                address: request.ip,
+              }),
+            );
+          } catch (error) {
+            handled.add(request);
+            throw error;
+          }
+        },
+        // The service reports a bad body, audited as a failed call.
         attachValidation: true,
         schema: {
           summary: 'CDS Hooks patient-view call: cards for the conditions at High or Moderate risk',
           description:
-            "Authorization: Bearer JWT of a registered client (ES384 or RS384; aud this URL; exp at most 5 minutes ahead; jti used once). A prefetch key left out is read from fhirServer with fhirAuthorization's token, else the call is a 412. Audited as cds_call.",
+            "Authorization: Bearer JWT of a registered client (ES384 or RS384; aud this URL; exp at most 5 minutes ahead; iat not ahead; jti used once), verified before the body is read. A prefetch key left out, an OperationOutcome, or a Bundle with more pages is read whole from fhirServer (which must be under one registered for the client) with fhirAuthorization's token, else the call is a 412. Audited as cds_call.",
           tags,
           body: cdsRequestSchema,
           response: { 200: cdsResponseSchema, ...errorResponses(400, 401, 412) },
@@ -78,9 +112,10 @@ export function cdsHooksRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         handled.add(request);
-        return callCdsService(context, {
+        const verified = verifiedCalls.get(request);
+        if (verified === undefined) throw new Error('The CDS call reached its handler unverified.');
+        return callCdsService(context, failures, verified, {
           base: baseUrlOf(context, request),
-          authorization: request.headers.authorization,
           body: request.body,
           address: request.ip,
         });

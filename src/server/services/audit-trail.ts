@@ -44,6 +44,7 @@ const csvHeader = [
   'target_id',
   'outcome',
   'address',
+  'detail',
 ];
 
 /**
@@ -82,6 +83,7 @@ function auditCsvLines(context: AppContext, query: Omit<AuditQuery, 'limit' | 'b
         e.targetId,
         e.outcome,
         e.address,
+        e.detail,
       ]);
     }
   }

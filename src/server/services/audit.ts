@@ -11,6 +11,8 @@ export interface AuditEntry {
   target?: { type: string; id: string };
   outcome?: 'success' | 'failure';
   address: string | null;
+  /** What the other fields cannot say, never patient data (e.g. the issuer a refused token claimed). */
+  detail?: string;
 }
 
 /** Writes one audit row; call it with the transaction of the change it records. */
@@ -24,5 +26,7 @@ export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void
     target_id: entry.target?.id ?? null,
     outcome: entry.outcome ?? 'success',
     address: entry.address,
+    // Only when given: rows without one write as they did before the column existed.
+    ...(entry.detail === undefined ? {} : { detail: entry.detail }),
   });
 }

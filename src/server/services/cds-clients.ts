@@ -1,6 +1,7 @@
 import { importJWK, type JWK } from 'jose';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
+import { checkedFhirServerUrl } from '../cds/fhir-servers.ts';
 import { cdsClientsRepository, type CdsClientRow } from '../db/repositories/cds-clients.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
@@ -119,16 +120,30 @@ function checkedIssuer(issuer: string): string {
   return issuer;
 }
 
+/** A registered client with the FHIR servers its calls may name. */
+export type CdsClient = CdsClientRow & { fhirServers: string[] };
+
+function checkedFhirServers(urls: readonly string[]): string[] {
+  const checked = urls.map((text) => {
+    const result = checkedFhirServerUrl(text);
+    if ('problem' in result) throw invalid(result.problem, 'fhirServers');
+    return result.url;
+  });
+  return [...new Set(checked)];
+}
+
 /**
  * Registers a record system as a CDS client, with its JWK Set stored (`jwks`, parsed JSON) or read
- * from a URL (checked now, read again as calls need it). One audited transaction.
+ * from a URL (checked now, read again as calls need it), and the FHIR servers its calls may name.
+ * One audited transaction.
  */
 export async function addCdsClient(
   context: AppContext,
   requester: ClientRequester,
-  body: { issuer: string; jwks?: unknown; jwksUrl?: string },
-): Promise<CdsClientRow> {
+  body: { issuer: string; jwks?: unknown; jwksUrl?: string; fhirServers?: readonly string[] },
+): Promise<CdsClient> {
   const issuer = checkedIssuer(body.issuer);
+  const fhirServers = checkedFhirServers(body.fhirServers ?? []);
   if ((body.jwks === undefined) === (body.jwksUrl === undefined)) {
     throw invalid('Give either a JWK Set or a JWK Set URL.', 'jwks');
   }
@@ -163,6 +178,7 @@ export async function addCdsClient(
         );
       }
       await cdsClientsRepository.insert(trx, row);
+      await cdsClientsRepository.insertFhirServers(trx, row.id, fhirServers, row.created_at);
       await recordAudit(trx, {
         at: now,
         actor: requester.user,
@@ -183,11 +199,16 @@ export async function addCdsClient(
     }
     throw error;
   }
-  return row;
+  return { ...row, fhirServers };
 }
 
-export async function listCdsClients(context: AppContext): Promise<CdsClientRow[]> {
-  return cdsClientsRepository.listLive(context.database.db);
+export async function listCdsClients(context: AppContext): Promise<CdsClient[]> {
+  const clients = await cdsClientsRepository.listLive(context.database.db);
+  const servers = await cdsClientsRepository.fhirServersOf(
+    context.database.db,
+    clients.map((client) => client.id),
+  );
+  return clients.map((client) => ({ ...client, fhirServers: servers.get(client.id) ?? [] }));
 }
 
 /** Removes a client: its JWTs are refused from now on. Audited; its row is kept. */

@@ -8,19 +8,22 @@ import {
 import {
   cdsRequestSchema,
   type CdsDiscovery,
+  type CdsRequest,
   type CdsResponse,
 } from '../../shared/api/cds-hooks.ts';
 import { cardsFor, hasCards } from '../cds/cards.ts';
 import { CdsRefusal, verifyCdsClient, type VerifiedClient } from '../cds/client-auth.ts';
-import { fetchMissingPrefetch } from '../cds/fhir-fetch.ts';
+import { FhirReadFailure, keysToRead, readMissingPrefetch } from '../cds/fhir-fetch.ts';
+import { registeredServerOf } from '../cds/fhir-servers.ts';
 import {
-  mapPrefetch,
   prefetchedPatient,
   patientRecordCandidate,
+  readRecord,
   type PatientRecordCandidate,
   type PrefetchData,
+  type RecordDataUsed,
 } from '../cds/prefetch-mapping.ts';
-import { CDS_SERVICE, CDS_SERVICE_ID, PREFETCH_KEYS } from '../cds/service-definition.ts';
+import { CDS_SERVICE, CDS_SERVICE_ID } from '../cds/service-definition.ts';
 import type { AppContext } from '../context.ts';
 import { cdsClientsRepository } from '../db/repositories/cds-clients.ts';
 import type { Executor } from '../db/repositories/executor.ts';
@@ -29,14 +32,17 @@ import { AppError, fieldPath } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { localDate } from '../time.ts';
 import { recordAudit } from './audit.ts';
+import type { CdsFailureAudit } from './cds-failure-audit.ts';
 import { activeRuleSet } from './rule-sets.ts';
 
 /**
  * The CDS Hooks service (issue 20): discovery, and the call that scores a patient the record
- * system shows from its FHIR data and answers cards. The order of a call: the JWT (nothing is
- * read before it verifies), the body, the FHIR data (prefetched, else fetched), the score, then
- * one transaction that spends the JWT's `jti`, matches or creates the patient record and writes
- * the audit row. Every call is audited, a refused one as a failure; nothing here logs patient data.
+ * system shows from its FHIR data and answers cards. The order of a call: the JWT, verified and
+ * its `jti` spent before the body is even read (authenticateCdsCall); then the body, the FHIR
+ * data (prefetched whole, else read whole from a registered fhirServer, else a 412), the score,
+ * and one transaction that matches or creates the patient record and writes the audit row.
+ * Every call is audited, a refused one as a failure (CdsFailureAudit caps those per address);
+ * nothing here logs patient data.
  */
 
 export function cdsDiscovery(): CdsDiscovery {
@@ -51,7 +57,6 @@ export function cdsServiceUrl(base: string): string {
 export interface CdsCall {
   /** The product's base URL: PUBLIC_URL, else the request's protocol and host. */
   base: string;
-  authorization: string | undefined;
   body: unknown;
   address: string;
 }
@@ -62,26 +67,42 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-/** Audits a call refused before the service read it (its body could not be parsed). */
-export async function auditUnreadCall(context: AppContext, address: string): Promise<void> {
-  await recordAudit(context.database.db, {
-    at: context.now(),
-    actor: null,
-    action: 'cds_call',
-    target: { type: 'cds_service', id: CDS_SERVICE_ID },
-    outcome: 'failure',
-    address,
-  });
+/**
+ * Verifies the call's JWT and spends its `jti`, before anything else of the call is read. A
+ * refusal is audited with no user: what the token claimed is detail, never a user name.
+ */
+export async function authenticateCdsCall(
+  context: AppContext,
+  failures: CdsFailureAudit,
+  call: { base: string; authorization: string | undefined; address: string },
+): Promise<VerifiedClient> {
+  try {
+    return await verifyCdsClient(context, call.authorization, cdsServiceUrl(call.base));
+  } catch (error) {
+    if (error instanceof CdsRefusal) {
+      const claimed =
+        error.claimedIssuer === undefined ? 'no iss' : `claimed iss ${error.claimedIssuer}`;
+      await failures.record({
+        address: call.address,
+        issuer: undefined,
+        detail: `${claimed}: ${error.message}`,
+      });
+    }
+    throw error;
+  }
 }
 
-async function auditRefusal(context: AppContext, call: CdsCall, issuer: string | undefined) {
-  await recordAudit(context.database.db, {
-    at: context.now(),
-    actor: issuer === undefined ? null : { id: null, username: issuer },
-    action: 'cds_call',
-    target: { type: 'cds_service', id: CDS_SERVICE_ID },
-    outcome: 'failure',
-    address: call.address,
+/** Audits a call refused after its JWT verified, before the service read it (a body not JSON). */
+export async function auditUnreadCall(
+  failures: CdsFailureAudit,
+  address: string,
+  verified: VerifiedClient | undefined,
+  status: number,
+): Promise<void> {
+  await failures.record({
+    address,
+    issuer: verified?.issuer,
+    detail: `the body could not be read (${status})`,
   });
 }
 
@@ -126,28 +147,16 @@ async function matchPatientRecord(
   return id;
 }
 
-/**
- * Spends the JWT's `jti` and writes the call's audit row in one transaction, with `work` (the
- * patient record's match or creation) in it; a `jti` another call spent first refuses this one.
- */
+/** Writes the call's audit row in one transaction with `work` (the patient record's match or creation). */
 async function recordCall(
   context: AppContext,
   call: CdsCall,
   verified: VerifiedClient,
-  outcome: 'success' | 'failure',
-  work: (trx: Executor) => Promise<string | undefined> = async () => undefined,
+  work: (trx: Executor) => Promise<string | undefined>,
 ): Promise<string | undefined> {
   const now = context.now();
   const attempt = () =>
     context.database.transaction(async (trx) => {
-      const fresh = await cdsClientsRepository.useJti(
-        trx,
-        verified.issuer,
-        verified.jti,
-        verified.expiresAt.toISOString(),
-      );
-      if (!fresh) return { replayed: true, patientRecordId: undefined };
-      await cdsClientsRepository.pruneJtis(trx, now.toISOString());
       const patientRecordId = await work(trx);
       await recordAudit(trx, {
         at: now,
@@ -157,60 +166,104 @@ async function recordCall(
           patientRecordId === undefined
             ? { type: 'cds_service', id: CDS_SERVICE_ID }
             : { type: 'patient', id: patientRecordId },
-        outcome,
+        outcome: 'success',
         address: call.address,
       });
-      return { replayed: false, patientRecordId };
+      return patientRecordId;
     });
-  let recorded;
   try {
-    recorded = await attempt();
+    return await attempt();
   } catch (error) {
     // Two calls creating the same patient at once: the second finds the first's record.
     if (!isUniqueViolation(error)) throw error;
-    recorded = await attempt();
+    return attempt();
   }
-  if (recorded.replayed) {
-    await auditRefusal(context, call, verified.issuer);
-    throw new CdsRefusal("The JWT's jti was already used.", verified.issuer);
-  }
-  return recorded.patientRecordId;
 }
 
-/** The call's FHIR data by prefetch key: as prefetched, the rest fetched, or a 412. */
+/** Items as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A call naming a fhirServer its client did not register: nothing is read from it. */
+class FhirServerRefusal extends AppError {
+  readonly origin: string;
+  constructor(origin: string) {
+    super(
+      412,
+      'fhir_data_unavailable',
+      'The fhirServer is not under a FHIR server registered for this client.',
+      'fhirServer',
+    );
+    this.origin = origin;
+  }
+}
+
+/**
+ * The call's FHIR data by prefetch key, each read whole: as prefetched, else read from the
+ * call's fhirServer (which must be under one the client registered), else a 412 naming the keys.
+ */
 async function prefetchOf(
-  request: ReturnType<typeof cdsRequestSchema.parse>,
+  context: AppContext,
+  verified: VerifiedClient,
+  request: CdsRequest,
 ): Promise<PrefetchData> {
   const given = request.prefetch ?? {};
-  const missing = PREFETCH_KEYS.filter((key) => !(key in given));
-  if (missing.length === 0) return given as PrefetchData;
+  let registered: string[] = [];
+  if (request.fhirServer !== undefined) {
+    registered =
+      (await cdsClientsRepository.fhirServersOf(context.database.db, [verified.client.id])).get(
+        verified.client.id,
+      ) ?? [];
+    const server = new URL(request.fhirServer);
+    if (registeredServerOf(server, registered) === undefined) {
+      throw new FhirServerRefusal(server.origin);
+    }
+  }
+  const toRead = keysToRead(given);
+  if (toRead.length === 0) return given as PrefetchData;
   const token = request.fhirAuthorization?.access_token;
   if (request.fhirServer === undefined || token === undefined) {
+    const unusable = toRead.map(
+      ({ key, state }) => `${key} (${state.kind === 'unread' ? state.why : 'one page of more'})`,
+    );
     throw new AppError(
       412,
       'fhir_data_unavailable',
-      `The call did not prefetch ${missing.join(', ')} and names no fhirServer with fhirAuthorization to read them from.`,
+      `The prefetch of ${listed(unusable)} cannot be used, and the call names no fhirServer ` +
+        `with fhirAuthorization to read ${toRead.length === 1 ? 'it' : 'them'} from.`,
     );
   }
-  const fetched = await fetchMissingPrefetch({
-    fhirServer: request.fhirServer,
-    accessToken: token,
-    patientId: request.context.patientId,
-    keys: missing,
-  });
-  return { ...given, ...fetched } as PrefetchData;
+  const base = new URL(
+    request.fhirServer.endsWith('/') ? request.fhirServer : `${request.fhirServer}/`,
+  );
+  const read = await readMissingPrefetch(
+    { base, accessToken: token, registered },
+    given,
+    request.context.patientId,
+  );
+  return { ...given, ...read } as PrefetchData;
 }
 
-export async function callCdsService(context: AppContext, call: CdsCall): Promise<CdsResponse> {
-  let verified: VerifiedClient;
-  try {
-    verified = await verifyCdsClient(context, call.authorization, cdsServiceUrl(call.base));
-  } catch (error) {
-    if (error instanceof CdsRefusal) await auditRefusal(context, call, error.claimedIssuer);
-    throw error;
-  }
+/** What the audit row of a failed call says: what went wrong, never the patient. */
+function failureDetail(error: AppError): string {
+  if (error instanceof FhirReadFailure) return `412 ${error.met}`;
+  if (error instanceof FhirServerRefusal) return `412 fhirServer not registered (${error.origin})`;
+  return `${error.status} ${error.code}${error.field === undefined ? '' : ` ${error.field}`}`;
+}
 
-  let scored: { input: PatientData; result: AssessmentResult; ruleSet: RuleSet };
+export async function callCdsService(
+  context: AppContext,
+  failures: CdsFailureAudit,
+  verified: VerifiedClient,
+  call: CdsCall,
+): Promise<CdsResponse> {
+  let scored: {
+    input: PatientData;
+    used: RecordDataUsed;
+    result: AssessmentResult;
+    ruleSet: RuleSet;
+  };
   let candidate: PatientRecordCandidate | undefined;
   try {
     const parsed = cdsRequestSchema.safeParse(call.body);
@@ -225,11 +278,11 @@ export async function callCdsService(context: AppContext, call: CdsCall): Promis
       );
     }
     const request = parsed.data;
-    const prefetch = await prefetchOf(request);
+    const prefetch = await prefetchOf(context, verified, request);
     const today = localDate(context.now(), context.config.timeZone);
-    const input = mapPrefetch(prefetch, request.context.patientId, today);
+    const { input, used } = readRecord(prefetch, request.context.patientId, today);
     const ruleSet = await activeRuleSet(context.database.db);
-    scored = { input, result: score(input, ruleSet), ruleSet };
+    scored = { input, used, result: score(input, ruleSet), ruleSet };
     const patient = prefetchedPatient(prefetch, request.context.patientId);
     candidate =
       patient === undefined
@@ -238,13 +291,15 @@ export async function callCdsService(context: AppContext, call: CdsCall): Promis
   } catch (error) {
     // The refusal of the call stands even if its audit row cannot be written.
     if (error instanceof AppError) {
-      await recordCall(context, call, verified, 'failure').catch(() => undefined);
+      await failures
+        .record({ address: call.address, issuer: verified.issuer, detail: failureDetail(error) })
+        .catch(() => undefined);
     }
     throw error;
   }
 
   // A record is created only when a card links to it; otherwise one is only looked for.
-  const patientRecordId = await recordCall(context, call, verified, 'success', (trx) =>
+  const patientRecordId = await recordCall(context, call, verified, (trx) =>
     matchPatientRecord(context, trx, verified, candidate, hasCards(scored.result), call.address),
   );
   return {

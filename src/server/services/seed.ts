@@ -155,6 +155,7 @@ type SeededTable = Exclude<
   | 'rule_set_activations'
   | 'cds_clients'
   | 'cds_jtis'
+  | 'cds_client_fhir_servers'
   | 'user_second_factors'
   | 'second_factor_recovery_codes'
   | 'second_factor_challenges'

@@ -79,6 +79,8 @@ export const auditEventSchema = z.object({
   targetId: z.string().nullable(),
   outcome: z.enum(['success', 'failure']),
   address: z.string().nullable(),
+  /** What the other fields cannot say, never patient data (e.g. the issuer a refused token claimed). */
+  detail: z.string().nullable(),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 

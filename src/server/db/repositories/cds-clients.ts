@@ -38,14 +38,32 @@ export const cdsClientsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
-  async isJtiUsed(db: Executor, issuer: string, jti: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('cds_jtis')
-      .select('jti')
-      .where('issuer', '=', issuer)
-      .where('jti', '=', jti)
-      .executeTakeFirst();
-    return row !== undefined;
+  async insertFhirServers(
+    db: Executor,
+    clientId: string,
+    urls: readonly string[],
+    at: string,
+  ): Promise<void> {
+    if (urls.length === 0) return;
+    await db
+      .insertInto('cds_client_fhir_servers')
+      .values(urls.map((url) => ({ client_id: clientId, url, created_at: at })))
+      .execute();
+  },
+
+  /** The FHIR servers registered with each of the clients, by client id. */
+  async fhirServersOf(db: Executor, clientIds: readonly string[]): Promise<Map<string, string[]>> {
+    const servers = new Map<string, string[]>(clientIds.map((id) => [id, []]));
+    if (clientIds.length === 0) return servers;
+    const rows = await db
+      .selectFrom('cds_client_fhir_servers')
+      .select(['client_id', 'url'])
+      .where('client_id', 'in', clientIds)
+      .orderBy('client_id')
+      .orderBy('url')
+      .execute();
+    for (const row of rows) servers.get(row.client_id)?.push(row.url);
+    return servers;
   },
 
   /**
@@ -62,8 +80,11 @@ export const cdsClientsRepository = {
     return inserted !== undefined;
   },
 
-  /** Forgets the JWT ids whose tokens have expired: they can no longer be replayed. */
-  async pruneJtis(db: Executor, now: string): Promise<void> {
-    await db.deleteFrom('cds_jtis').where('expires_at', '<', now).execute();
+  /**
+   * Forgets the JWT ids of tokens no call can use any more: expired before `before` (the present
+   * less the clock skew a token's `exp` is allowed).
+   */
+  async pruneJtis(db: Executor, before: string): Promise<void> {
+    await db.deleteFrom('cds_jtis').where('expires_at', '<', before).execute();
   },
 };
