@@ -14,6 +14,9 @@ import { waitForInstalledApp } from './page-checks.ts';
 
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 
+// Each test enters a whole assessment or two, online and offline.
+test.describe.configure({ timeout: 120_000 });
+
 interface StoredAssessment {
   id: string;
   code: string | null;
@@ -71,7 +74,9 @@ async function saveCase1For(
   choosePatient: () => Promise<void>,
   notes = '',
 ): Promise<string> {
-  await page.goto('/assessments/new');
+  // In the app, not a new page load: a page load locks what the device keeps until the password.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('link', { name: 'Start New Assessment' }).click();
   await expectHeading(page, 'Patient Demographics');
   const code = codePattern.exec((await page.getByText(codePattern).first().textContent()) ?? '');
   expect(code).not.toBeNull();
@@ -127,7 +132,7 @@ test('a returning patient found online is offered by name offline, after a reloa
   });
 
   // Online, the nurse finds her in step 1: the record stays on the device, sealed.
-  await page.goto('/assessments/new');
+  await page.getByRole('link', { name: 'Start New Assessment' }).click();
   await patientNumberField(page).fill(number);
   await expect(
     page.getByRole('option', { name: `${number} — Ruth Returning`, exact: true }),
@@ -197,6 +202,7 @@ test("Open on a refused entry opens that entry's own answers at the step to fix"
 
   await context.setOffline(true);
   const code = await saveCase1For(page, () => useNumber(page, taken), 'Kept with its notes.');
+  await expect(waitingList(page).getByText(code)).toBeVisible();
   await context.setOffline(false);
   const refused = waitingList(page).getByRole('listitem').filter({ hasText: code });
   await expect(refused.getByText('Not accepted by the server')).toBeVisible();
@@ -245,6 +251,7 @@ test('Open on an update refused because it was signed off meanwhile opens the ch
   await context.setOffline(true);
   await page.getByRole('textbox', { name: 'Clinical Notes' }).fill('Changed offline.');
   await page.getByRole('button', { name: 'Update Assessment' }).click();
+  await expect(waitingList(page).getByText(firstCode)).toBeVisible();
   await context.setOffline(false);
   const refused = waitingList(page).getByRole('listitem').filter({ hasText: firstCode });
   await expect(refused.getByText('Not accepted by the server')).toBeVisible();

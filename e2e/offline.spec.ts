@@ -17,7 +17,9 @@ const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 
 /** Enters SCORING.md case 1 from a new assessment to its live results; returns its code. */
 async function completeCase1(page: Page): Promise<string> {
-  await page.goto('/assessments/new');
+  // In the app, not a new page load: a page load locks what the device keeps until the password.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('link', { name: 'Start New Assessment' }).click();
   await expectHeading(page, 'Patient Demographics');
   const code = codePattern.exec((await page.getByText(codePattern).first().textContent()) ?? '');
   expect(code).not.toBeNull();

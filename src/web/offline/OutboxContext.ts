@@ -28,7 +28,7 @@ export interface OutboxContextValue {
   /** Forgets the entry of an assessment saved some other way (a save that reached the server). */
   forget: (code: string) => Promise<void>;
   discard: (id: number) => Promise<void>;
-  /** Keeps records the user found, for step 1 to offer offline (nothing while locked). */
+  /** Keeps records the user found, for step 1 to offer offline (once unlocked, when locked). */
   keepPatients: (patients: readonly Patient[]) => Promise<void>;
   /** The kept records matching the text, or null while the key is locked. */
   searchKeptPatients: (text: string) => Promise<Patient[] | null>;

@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { patientSchema } from '../../shared/api/patients.ts';
+import { patientSchema, type Patient } from '../../shared/api/patients.ts';
 import { useWhenIdle } from '../hooks/useWhenIdle.ts';
 import { localDay } from '../pages/assessment/patient.ts';
 import { idbOfflineStore } from './idbOutboxStore.ts';
@@ -52,6 +52,8 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
   const online = useOnline();
   const key = useSyncExternalStore(subscribeToKeys, () => unlockedKey(userId));
   const sending = useRef(false);
+  /** Records found while the key was locked (after a reload), kept once it is unlocked. */
+  const foundWhileLocked = useRef<Patient[]>([]);
   const queryClient = useQueryClient();
   useWhenIdle(preloadOutbox);
 
@@ -95,24 +97,41 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
     else void refresh();
   }, [online, send, refresh]);
 
-  // A patient record opened (its page, read through the query cache) stays on the device.
+  /** Keeps records found or opened, or holds them in memory until the key is unlocked. */
+  const keep = useCallback(
+    async (patients: readonly Patient[]) => {
+      if (patients.length === 0) return;
+      if (key === undefined) {
+        foundWhileLocked.current.push(...patients);
+        return;
+      }
+      const { keepPatients } = await loadKeptPatients();
+      await keepPatients(idbOfflineStore, key, userId, patients, new Date());
+    },
+    [key, userId],
+  );
+
   useEffect(() => {
-    if (key === undefined) return;
-    return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== 'updated' || event.action.type !== 'success') return;
-      const [kind] = event.query.queryKey as readonly unknown[];
-      if (kind !== 'patient') return;
-      const parsed = patientSchema.safeParse(
-        (event.query.state.data as { patient?: unknown })?.patient,
-      );
-      if (!parsed.success) return;
-      void loadKeptPatients()
-        .then(({ keepPatients }) =>
-          keepPatients(idbOfflineStore, key, userId, [parsed.data], new Date()),
-        )
-        .catch(() => undefined);
-    });
-  }, [queryClient, key, userId]);
+    if (key === undefined || foundWhileLocked.current.length === 0) return;
+    const found = foundWhileLocked.current;
+    foundWhileLocked.current = [];
+    keep(found).catch(() => undefined);
+  }, [key, keep]);
+
+  // A patient record opened (its page, read through the query cache) stays on the device.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== 'updated' || event.action.type !== 'success') return;
+        const [kind] = event.query.queryKey as readonly unknown[];
+        if (kind !== 'patient') return;
+        const parsed = patientSchema.safeParse(
+          (event.query.state.data as { patient?: unknown })?.patient,
+        );
+        if (parsed.success) keep([parsed.data]).catch(() => undefined);
+      }),
+    [queryClient, keep],
+  );
 
   const value = useMemo<OutboxContextValue>(() => {
     const needKey = (): CryptoKey => {
@@ -148,11 +167,7 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
         await idbOfflineStore.remove(id);
         await refresh();
       },
-      keepPatients: async (patients) => {
-        if (key === undefined || patients.length === 0) return;
-        const { keepPatients } = await loadKeptPatients();
-        await keepPatients(idbOfflineStore, key, userId, patients, new Date());
-      },
+      keepPatients: keep,
       searchKeptPatients: async (text) => {
         if (key === undefined) return null;
         const { searchKeptPatients } = await loadKeptPatients();
@@ -160,6 +175,6 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
         return searchKeptPatients(idbOfflineStore, key, userId, text, now, localDay(now));
       },
     };
-  }, [entries, uploads, key, hasWrappedKey, lockedCount, userId, refresh, online, send]);
+  }, [entries, uploads, key, hasWrappedKey, lockedCount, userId, refresh, online, send, keep]);
   return <OutboxContext value={value}>{children}</OutboxContext>;
 }
