@@ -60,7 +60,7 @@ function waitingList(page: Page) {
 
 async function unlockWith(page: Page, password: string): Promise<void> {
   const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
-  await unlock.getByLabel('Password').fill(password);
+  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
   await unlock.getByRole('button', { name: 'Unlock' }).click();
   await expect(unlock).toHaveCount(0);
 }

@@ -15,6 +15,9 @@ import { waitForInstalledApp } from './page-checks.ts';
 const needsConnection = 'This needs a connection to the server. You are offline.';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 
+// Each test enters a whole assessment and derives the outbox key from a password (PBKDF2) or two.
+test.describe.configure({ timeout: 90_000 });
+
 /** Enters SCORING.md case 1 from a new assessment to its live results; returns its code. */
 async function completeCase1(page: Page): Promise<string> {
   // In the app, not a new page load: a page load locks what the device keeps until the password.
@@ -50,7 +53,7 @@ function waitingList(page: Page) {
 /** Types the password that opens what the device keeps (after a reload). */
 async function unlockWith(page: Page, password: string): Promise<void> {
   const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
-  await unlock.getByLabel('Password').fill(password);
+  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
   await unlock.getByRole('button', { name: 'Unlock' }).click();
 }
 

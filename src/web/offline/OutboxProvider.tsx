@@ -71,7 +71,9 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
   }, [userId, key]);
 
   const send = useCallback(async () => {
-    if (sending.current || key === undefined) return;
+    if (sending.current) return;
+    // Locked, nothing can be read or sent: the list shows how many wait and asks for the password.
+    if (key === undefined) return refresh();
     sending.current = true;
     try {
       if ((await storedCount(userId)) === 0) return;
