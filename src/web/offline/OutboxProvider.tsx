@@ -9,10 +9,9 @@ import {
 } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { patientSchema, type Patient } from '../../shared/api/patients.ts';
+import type { Patient } from '../../shared/api/patients.ts';
 import { useWhenIdle } from '../hooks/useWhenIdle.ts';
-import { localDay } from '../pages/assessment/patient.ts';
-import { idbOfflineStore } from './idbOutboxStore.ts';
+import { idbOfflineStore } from './idbOfflineStore.ts';
 import type { OutboxEntry } from './outbox.ts';
 import { subscribeToKeys, unlockedKey, unlockOutbox } from './outboxKeys.ts';
 import { listRuleSetsOrCopy } from './ruleSetCopy.ts';
@@ -127,10 +126,9 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
         if (event.type !== 'updated' || event.action.type !== 'success') return;
         const [kind] = event.query.queryKey as readonly unknown[];
         if (kind !== 'patient') return;
-        const parsed = patientSchema.safeParse(
-          (event.query.state.data as { patient?: unknown })?.patient,
-        );
-        if (parsed.success) keep([parsed.data]).catch(() => undefined);
+        // The patient page's answer, checked against the contract as it was read.
+        const data = event.query.state.data as { patient?: Patient } | undefined;
+        if (data?.patient !== undefined) keep([data.patient]).catch(() => undefined);
       }),
     [queryClient, keep],
   );
@@ -173,8 +171,7 @@ export function OutboxProvider({ userId, children }: { userId: string; children:
       searchKeptPatients: async (text) => {
         if (key === undefined) return null;
         const { searchKeptPatients } = await loadKeptPatients();
-        const now = new Date();
-        return searchKeptPatients(idbOfflineStore, key, userId, text, now, localDay(now));
+        return searchKeptPatients(idbOfflineStore, key, userId, text, new Date());
       },
     };
   }, [entries, uploads, key, hasWrappedKey, lockedCount, userId, refresh, online, send, keep]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ageOn, patientSchema, type Patient } from '../../shared/api/patients.ts';
+import { localDay } from '../pages/assessment/patient.ts';
 import { seal, unseal } from './outboxCrypto.ts';
 import type { PatientStore } from './outbox.ts';
 
@@ -71,7 +72,7 @@ function matches(patient: Patient, words: string[]): boolean {
 
 /**
  * The kept records whose number or name starts with the text, as the server's search finds them,
- * by number; each age counted again for today from the date of birth, when there is one.
+ * by number; each age counted again for the browser's day from the date of birth, when known.
  */
 export async function searchKeptPatients(
   store: PatientStore,
@@ -79,8 +80,8 @@ export async function searchKeptPatients(
   userId: string,
   text: string,
   now: Date,
-  today: string,
 ): Promise<Patient[]> {
+  const today = localDay(now);
   const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
   return (await readKept(store, key, userId, now))

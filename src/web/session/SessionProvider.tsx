@@ -33,7 +33,7 @@ export const minimumCheckMs = 500;
  */
 async function unlockAtSignIn(userId: string, password: string): Promise<void> {
   const [{ idbOfflineStore }, { unlockOutbox }] = await Promise.all([
-    import('../offline/idbOutboxStore.ts'),
+    import('../offline/idbOfflineStore.ts'),
     import('../offline/outboxKeys.ts'),
   ]);
   await unlockOutbox(idbOfflineStore, userId, password, { create: true });
