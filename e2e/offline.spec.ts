@@ -15,9 +15,14 @@ import { waitForInstalledApp } from './page-checks.ts';
 const needsConnection = 'This needs a connection to the server. You are offline.';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 
+// Each test enters a whole assessment and derives the outbox key from a password (PBKDF2) or two.
+test.describe.configure({ timeout: 90_000 });
+
 /** Enters SCORING.md case 1 from a new assessment to its live results; returns its code. */
 async function completeCase1(page: Page): Promise<string> {
-  await page.goto('/assessments/new');
+  // In the app, not a new page load: a page load locks what the device keeps until the password.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('link', { name: 'Start New Assessment' }).click();
   await expectHeading(page, 'Patient Demographics');
   const code = codePattern.exec((await page.getByText(codePattern).first().textContent()) ?? '');
   expect(code).not.toBeNull();
@@ -45,6 +50,13 @@ function waitingList(page: Page) {
   return page.getByRole('region', { name: /Waiting to upload/ });
 }
 
+/** Types the password that opens what the device keeps (after a reload). */
+async function unlockWith(page: Page, password: string): Promise<void> {
+  const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
+  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+}
+
 test('an assessment saved offline waits through a reload and uploads once when back online', async ({
   page,
   context,
@@ -65,7 +77,16 @@ test('an assessment saved offline waits through a reload and uploads once when b
   await expect(page.getByText('Offline', { exact: true }).first()).toBeVisible();
   await expect(page.getByText(/The history comes from the server/)).toBeVisible();
 
+  // After a reload the key rests wrapped under the password: the list says how many wait, sealed,
+  // until the nurse types her password, with no server to ask.
   await page.reload();
+  await expect(waitingList(page).getByText(code)).toHaveCount(0);
+  await expect(waitingList(page).getByText('An assessment waits here to upload.')).toBeVisible();
+  await unlockWith(page, 'not her password');
+  await expect(
+    page.getByText('This password does not open what is kept on this device.'),
+  ).toBeVisible();
+  await unlockWith(page, nurse.password);
   await expect(waitingList(page).getByText(code)).toBeVisible();
   await page.screenshot({ path: 'test-results/offline-waiting.png', fullPage: true });
 
@@ -146,6 +167,7 @@ test("an update the server refuses stays with the server's reason until discarde
   // The server's reason, as it gave it.
   await expect(refused).toContainText('Cannot update signed-off assessment');
   await page.reload();
+  await unlockWith(page, nurse.password);
   await expect(refused.getByText('Not accepted by the server')).toBeVisible();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
   await page.screenshot({ path: 'test-results/offline-refused.png', fullPage: true });

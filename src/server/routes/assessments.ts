@@ -49,7 +49,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Create an assessment; the server computes every score',
           description:
-            'A repeated code never makes a second record: with the same content the existing assessment is answered (200, a retried save); with other content 409 names it in error.existingId.',
+            'A repeated code never makes a second record: with the same content the existing assessment is answered (200, a retried save); with other content 409 names it in error.existingId. A patient named by number alone (patientByNumber) is linked when the live record with that number has the same gender or none, made when no live record has it, and otherwise refused with 409 patient_gender_differs naming the record in error.existingId, unless linkWhateverGender is true.',
           tags,
           body: assessmentBodySchema,
           response: { 200: assessmentSchema, 201: assessmentSchema, ...errors },

@@ -12,7 +12,11 @@ import type {
   assessmentBodySchema,
   assessmentListQuerySchema,
 } from '../../shared/api/assessments.ts';
-import { signedOffUpdateMessage, staleVersionMessage } from '../../shared/api/assessments.ts';
+import {
+  patientGenderDiffersMessage,
+  signedOffUpdateMessage,
+  staleVersionMessage,
+} from '../../shared/api/assessments.ts';
 import type { AuditAction } from '../../shared/api/audit.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { z } from 'zod';
@@ -151,6 +155,20 @@ async function patientRecordFor(
   requester: Requester,
   body: AssessmentBody,
 ): Promise<PatientRecordRow | null | undefined> {
+  if (body.patientByNumber !== undefined) {
+    if (
+      (body.patientId !== undefined && body.patientId !== null) ||
+      body.newPatient !== undefined
+    ) {
+      throw new AppError(
+        400,
+        'validation_failed',
+        'patientByNumber: Name the patient one way only',
+        'patientByNumber',
+      );
+    }
+    return patientRecordByNumber(context, trx, requester, body.patientByNumber, body.demographics);
+  }
   if (body.newPatient !== undefined) {
     if (body.patientId !== undefined && body.patientId !== null) {
       throw new AppError(
@@ -173,6 +191,43 @@ async function patientRecordFor(
   const record = await patientRecordsRepository.find(trx, body.patientId);
   if (record === undefined || record.deleted_at !== null) {
     throw new AppError(400, 'validation_failed', 'patientId: No such patient', 'patientId');
+  }
+  return record;
+}
+
+/**
+ * The live record with the number when its gender agrees with the assessment's (either unknown
+ * agrees), or whatever its gender when the body says so; else a 409 the browser turns into the
+ * choice. A number no live record has makes the record, as `newPatient` would.
+ */
+async function patientRecordByNumber(
+  context: AppContext,
+  trx: Executor,
+  requester: Requester,
+  byNumber: NonNullable<AssessmentBody['patientByNumber']>,
+  demographics: AssessmentBody['demographics'],
+): Promise<PatientRecordRow> {
+  const gender = demographics.gender ?? null;
+  const record = await patientRecordsRepository.findLiveByNumber(trx, byNumber.number);
+  if (record === undefined) {
+    const { number, name, birthDate } = byNumber;
+    return insertPatientRecord(
+      context,
+      trx,
+      requester,
+      { number, name, birthDate, gender },
+      'patientByNumber',
+    );
+  }
+  const agrees = record.gender === null || gender === null || record.gender === gender;
+  if (!agrees && !byNumber.linkWhateverGender) {
+    throw new AppError(
+      409,
+      'patient_gender_differs',
+      patientGenderDiffersMessage,
+      'patientByNumber.number',
+      { existingId: record.id },
+    );
   }
   return record;
 }
@@ -261,9 +316,10 @@ export async function createAssessment(
         // Two saves of the same new assessment raced; the other one stored it.
         const existing = await existingForCode(context, body.code, input, notes);
         if (existing !== undefined) return { assessment: existing, created: false };
-        throw error;
+        if (body.patientByNumber === undefined) throw error;
       }
-      // A generated code met a stored one (same millisecond, same random part): draw again.
+      // A generated code met a stored one (same millisecond, same random part): draw again. A
+      // patient named by number was made by a save that raced this one: the next try finds them.
       if (attempt === maxGeneratedCodeAttempts) throw error;
     }
   }
@@ -304,48 +360,56 @@ export async function updateAssessment(
   const input = patientInput(body);
   const now = context.now();
   const at = now.toISOString();
-  await context.database.transaction(async (trx) => {
-    // An update is scored anew, with the rule set active now, whatever its results had.
-    const result = score(input, await activeRuleSet(trx));
-    const row = await assessmentsRepository.findAssessment(trx, id);
-    if (row === undefined) throw notFound();
-    assertLive(row);
-    if (row.signed_off) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
-    assertVersion(row, expectedVersion);
-    if (body.code !== undefined && body.code !== row.assessment_code) {
-      throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
-    }
-    const patientRecord = await patientRecordFor(context, trx, requester, body);
-    const updated = await assessmentsRepository.updateAssessmentAtVersion(
-      trx,
-      id,
-      expectedVersion,
-      {
-        ...(patientRecord === undefined ? {} : { patient_record_id: patientRecord?.id ?? null }),
-        assessment_complete: result.assessmentComplete,
-        total_score: result.totalScore,
-        notes: body.notes === undefined ? row.notes : body.notes,
-        updated_at: at,
-      },
-    );
-    if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
-    await assessmentsRepository.updatePatient(trx, row.patient_id, patientRow(input, result, at));
-    // Read with the assessment's row locked by the write above: a finalized review's rows move
-    // with the rules' new status.
-    const counts = new KeptCountChanges();
-    counts.add(await keptCountsRepository.contributions(trx, id), -1);
-    await assessmentsRepository.deleteChildren(trx, id);
-    await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
-    counts.add(await keptCountsRepository.contributions(trx, id), 1);
-    await recordAudit(trx, {
-      at: now,
-      actor: requester.user,
-      action: 'assessment_update',
-      target: { type: 'assessment', id },
-      address: requester.address,
+  const write = () =>
+    context.database.transaction(async (trx) => {
+      // An update is scored anew, with the rule set active now, whatever its results had.
+      const result = score(input, await activeRuleSet(trx));
+      const row = await assessmentsRepository.findAssessment(trx, id);
+      if (row === undefined) throw notFound();
+      assertLive(row);
+      if (row.signed_off) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
+      assertVersion(row, expectedVersion);
+      if (body.code !== undefined && body.code !== row.assessment_code) {
+        throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
+      }
+      const patientRecord = await patientRecordFor(context, trx, requester, body);
+      const updated = await assessmentsRepository.updateAssessmentAtVersion(
+        trx,
+        id,
+        expectedVersion,
+        {
+          ...(patientRecord === undefined ? {} : { patient_record_id: patientRecord?.id ?? null }),
+          assessment_complete: result.assessmentComplete,
+          total_score: result.totalScore,
+          notes: body.notes === undefined ? row.notes : body.notes,
+          updated_at: at,
+        },
+      );
+      if (!updated) throw new AppError(412, 'stale_version', staleVersionMessage);
+      await assessmentsRepository.updatePatient(trx, row.patient_id, patientRow(input, result, at));
+      // Read with the assessment's row locked by the write above: a finalized review's rows move
+      // with the rules' new status.
+      const counts = new KeptCountChanges();
+      counts.add(await keptCountsRepository.contributions(trx, id), -1);
+      await assessmentsRepository.deleteChildren(trx, id);
+      await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+      counts.add(await keptCountsRepository.contributions(trx, id), 1);
+      await recordAudit(trx, {
+        at: now,
+        actor: requester.user,
+        action: 'assessment_update',
+        target: { type: 'assessment', id },
+        address: requester.address,
+      });
+      await keptCountsRepository.apply(trx, counts);
     });
-    await keptCountsRepository.apply(trx, counts);
-  });
+  try {
+    await write();
+  } catch (error) {
+    // A patient named by number was made by a save that raced this one: a second try finds them.
+    if (!(isUniqueViolation(error) && body.patientByNumber !== undefined)) throw error;
+    await write();
+  }
   return present(await loadOrThrow(context.database.db, id));
 }
 

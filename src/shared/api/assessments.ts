@@ -7,6 +7,18 @@ import {
   patientReferenceSchema,
 } from './patients.ts';
 
+/**
+ * A patient named by number by a device that could not search the records (a save made offline).
+ * The server decides: the live record with this number when its gender agrees with the
+ * assessment's (or either is not known), or whatever its gender when `linkWhateverGender`; with
+ * another gender it refuses 409 `patient_gender_differs` naming the record in `existingId`. With
+ * no live record under the number it makes one from these details, as `newPatient` does.
+ */
+export const patientByNumberSchema = newPatientBodySchema.extend({
+  linkWhateverGender: z.boolean().default(false),
+});
+export type PatientByNumber = z.input<typeof patientByNumberSchema>;
+
 export {
   assessmentListQuerySchema,
   assessmentListSchema,
@@ -40,6 +52,8 @@ export const assessmentBodySchema = z.object({
   patientId: z.string().min(1).max(100).nullable().optional(),
   /** Instead of patientId: a patient record to create with the assessment, in one transaction. */
   newPatient: newPatientBodySchema.optional(),
+  /** Instead of patientId or newPatient: the patient named by number alone (saved offline). */
+  patientByNumber: patientByNumberSchema.optional(),
 });
 export type AssessmentBody = z.input<typeof assessmentBodySchema>;
 
@@ -113,3 +127,5 @@ export const assessmentIdParamsSchema = z.object({ id: z.string().min(1).max(100
 export const staleVersionMessage =
   'Someone else changed this assessment after you opened it. Reload it to see their changes; nothing was saved.';
 export const signedOffUpdateMessage = 'Cannot update signed-off assessment';
+export const patientGenderDiffersMessage =
+  'The patient record with this number has another gender. Link the assessment to it anyway, or change the patient number.';

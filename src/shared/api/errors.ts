@@ -12,6 +12,8 @@ export const errorCodes = [
   'signed_off',
   'review_locked',
   'stale_version',
+  /** A patient named by number whose live record has another gender (409, with existingId). */
+  'patient_gender_differs',
   'precondition_required',
   /** A CDS Hooks call whose FHIR data was neither prefetched nor could be fetched (412). */
   'fhir_data_unavailable',
@@ -29,7 +31,7 @@ export const errorEnvelopeSchema = z.object({
     code: z.enum(errorCodes),
     message: z.string(),
     field: z.string().optional(),
-    /** With a 409 for a repeated assessment code: the assessment that already has it. */
+    /** With a 409 for a repeated assessment code or a patient number: the record that has it. */
     existingId: z.string().optional(),
   }),
 });

@@ -10,7 +10,7 @@ import { assessmentStored, queryKeys } from './serverState.ts';
 import { useSignOffAssessment } from './useAssessment.ts';
 import { notifySuccess } from '../components/assessment/notify.ts';
 import { errorMessage } from '../forms.ts';
-import { useOutbox } from '../offline/OutboxContext.ts';
+import { OutboxLockedError, useOutbox } from '../offline/OutboxContext.ts';
 import { listRuleSetsOrCopy } from '../offline/ruleSetCopy.ts';
 import { offlineTexts } from '../offline/texts.ts';
 import { activeRuleSetOf, type ActiveRuleSet } from '../pages/assessment/activeRuleSet.ts';
@@ -20,6 +20,7 @@ import {
   assessmentBody,
   formFromAssessment,
   isNewPatient,
+  isPatientByNumber,
   parseDemographics,
   patientData,
   sameContent,
@@ -196,7 +197,8 @@ export function useAssessmentWizard({
     setRecord((current) => {
       const storedForm = formFromAssessment(assessment);
       const patientCreated =
-        current.form.patient === formSent.patient && isNewPatient(formSent.patient);
+        current.form.patient === formSent.patient &&
+        (isNewPatient(formSent.patient) || isPatientByNumber(formSent.patient));
       return {
         code: assessment.code ?? current.code,
         saved: assessment,
@@ -271,7 +273,8 @@ export function useAssessmentWizard({
         queuedAt: new Date().toISOString(),
       });
     } catch (error) {
-      setFailure({ kind: 'failed', title: offlineTexts.queueFailed, message: errorMessage(error) });
+      const message = error instanceof OutboxLockedError ? error.message : errorMessage(error);
+      setFailure({ kind: 'failed', title: offlineTexts.queueFailed, message });
       return;
     }
     notifySuccess(offlineTexts.queued);

@@ -7,7 +7,9 @@ import { useOnline } from './useOnline.ts';
 /** The header's word on the connection and on the saves waiting to upload. */
 export function OfflineStatus() {
   const online = useOnline();
-  const { entries } = useOutbox();
+  const { entries, lockedCount } = useOutbox();
+  // Locked, only how many wait is known: the badge counts them all the same.
+  const waiting = entries.length + lockedCount;
   return (
     <>
       {!online && (
@@ -15,17 +17,17 @@ export function OfflineStatus() {
           {offlineTexts.offlineTitle}
         </Badge>
       )}
-      {entries.length > 0 && (
+      {waiting > 0 && (
         <Badge
           component={Link}
           to="/#waiting-uploads"
           color={entries.some((entry) => entry.refusal !== null) ? 'red.8' : 'orange.8'}
           variant="filled"
           style={{ cursor: 'pointer' }}
-          aria-label={offlineTexts.badge(entries.length)}
+          aria-label={offlineTexts.badge(waiting)}
           data-testid="outbox-badge"
         >
-          {entries.length} to upload
+          {waiting} to upload
         </Badge>
       )}
     </>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../api/client.ts';
 import { serializeDraft, type AssessmentDraft } from '../pages/assessment/draft.ts';
 import { parseDraft } from '../pages/assessment/readDraft.ts';
-import { makeOutboxKey, seal, unseal, type Sealed } from './outboxCrypto.ts';
+import { seal, unseal, type Sealed, type WrappedKey } from './outboxCrypto.ts';
 
 /**
  * The outbox: saves that could not reach the server, kept on the device per user, each sealed
@@ -17,16 +17,31 @@ export interface StoredEntry {
   sealed: Sealed;
 }
 
-/** Where entries and keys live (IndexedDB in the browser; a map in tests). */
+/** Where each user's outbox key rests (IndexedDB in the browser; maps in tests). */
+export interface KeyStore {
+  wrappedKey(userId: string): Promise<WrappedKey | undefined>;
+  saveWrappedKey(userId: string, wrapped: WrappedKey): Promise<void>;
+  /** A key kept unwrapped by the first version of the outbox, until its entries move. */
+  legacyKey(userId: string): Promise<CryptoKey | undefined>;
+  removeLegacyKey(userId: string): Promise<void>;
+}
+
+/** Where entries live. */
 export interface OutboxStore {
-  key(userId: string): Promise<CryptoKey | undefined>;
-  saveKey(userId: string, key: CryptoKey): Promise<void>;
   /** The user's entries in the order they were added. */
   entries(userId: string): Promise<StoredEntry[]>;
   add(userId: string, sealed: Sealed): Promise<number>;
   replace(entry: StoredEntry): Promise<void>;
   remove(id: number): Promise<void>;
 }
+
+/** Where each user's kept patient records live, sealed together. */
+export interface PatientStore {
+  patients(userId: string): Promise<Sealed | undefined>;
+  savePatients(userId: string, sealed: Sealed): Promise<void>;
+}
+
+export type OfflineStore = KeyStore & OutboxStore & PatientStore;
 
 /** What an entry holds once unsealed. */
 export interface OutboxContent {
@@ -37,7 +52,15 @@ export interface OutboxContent {
   queuedAt: string;
   /** The server's reason once it refused the entry; a refused entry waits for the user. */
   refusal: string | null;
+  /** The refusal's error code and field, which say what the user is offered and where. */
+  refusalCode: string | null;
+  refusalField: string | null;
 }
+
+/** What a save puts in the outbox; the refusal comes later, from the server. */
+export type QueuedContent = Omit<OutboxContent, 'refusal' | 'refusalCode' | 'refusalField'>;
+
+const notRefused = { refusal: null, refusalCode: null, refusalField: null } as const;
 
 export interface OutboxEntry extends OutboxContent {
   id: number;
@@ -48,15 +71,10 @@ const sealedContentSchema = z.object({
   creatorName: z.string(),
   queuedAt: z.string(),
   refusal: z.string().nullable(),
+  // Entries sealed before refusals kept their code have none.
+  refusalCode: z.string().nullable().default(null),
+  refusalField: z.string().nullable().default(null),
 });
-
-async function keyFor(store: OutboxStore, userId: string): Promise<CryptoKey> {
-  const existing = await store.key(userId);
-  if (existing !== undefined) return existing;
-  const key = await makeOutboxKey();
-  await store.saveKey(userId, key);
-  return key;
-}
 
 function sealContent(key: CryptoKey, content: OutboxContent): Promise<Sealed> {
   return seal(key, { ...content, draft: serializeDraft(content.draft) });
@@ -79,13 +97,13 @@ async function unsealContent(key: CryptoKey, sealed: Sealed): Promise<OutboxCont
  * The user's entries that their key opens, in order. Another user's entries are never read; an
  * entry that does not open (changed on disk) is left where it is rather than deleted.
  */
-export async function readOutbox(store: OutboxStore, userId: string): Promise<OutboxEntry[]> {
-  const stored = await store.entries(userId);
-  if (stored.length === 0) return [];
-  const key = await store.key(userId);
-  if (key === undefined) return [];
+export async function readOutbox(
+  store: OutboxStore,
+  key: CryptoKey,
+  userId: string,
+): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
-  for (const entry of stored) {
+  for (const entry of await store.entries(userId)) {
     if (entry.userId !== userId) continue;
     const content = await unsealContent(key, entry.sealed);
     if (content !== null) entries.push({ id: entry.id, ...content });
@@ -99,21 +117,36 @@ export async function readOutbox(store: OutboxStore, userId: string): Promise<Ou
  */
 export async function queueSave(
   store: OutboxStore,
+  key: CryptoKey,
   userId: string,
-  content: Omit<OutboxContent, 'refusal'>,
+  content: QueuedContent,
 ): Promise<void> {
-  const key = await keyFor(store, userId);
-  const sealed = await sealContent(key, { ...content, refusal: null });
-  const same = (await readOutbox(store, userId)).find(
+  const sealed = await sealContent(key, { ...content, ...notRefused });
+  const same = (await readOutbox(store, key, userId)).find(
     (entry) => entry.draft.code === content.draft.code,
   );
   if (same === undefined) await store.add(userId, sealed);
   else await store.replace({ id: same.id, userId, sealed });
 }
 
+/** Replaces an entry's content in its place (a refused entry the user answered). */
+export async function replaceEntry(
+  store: OutboxStore,
+  key: CryptoKey,
+  userId: string,
+  { id, ...content }: OutboxEntry,
+): Promise<void> {
+  await store.replace({ id, userId, sealed: await sealContent(key, content) });
+}
+
 /** Drops the entry of this assessment, once it has been saved some other way. */
-export async function removeCode(store: OutboxStore, userId: string, code: string): Promise<void> {
-  for (const entry of await readOutbox(store, userId)) {
+export async function removeCode(
+  store: OutboxStore,
+  key: CryptoKey,
+  userId: string,
+  code: string,
+): Promise<void> {
+  for (const entry of await readOutbox(store, key, userId)) {
     if (entry.draft.code === code) await store.remove(entry.id);
   }
 }
@@ -143,21 +176,23 @@ export interface SendOutcome {
  */
 export async function sendOutbox(
   store: OutboxStore,
+  key: CryptoKey,
   userId: string,
   send: (content: OutboxContent) => Promise<void>,
 ): Promise<SendOutcome> {
   const outcome: SendOutcome = { sent: 0, refused: 0, stopped: false };
-  const key = await store.key(userId);
-  if (key === undefined) return outcome;
-  for (const entry of await readOutbox(store, userId)) {
+  for (const entry of await readOutbox(store, key, userId)) {
     if (entry.refusal !== null) continue;
     try {
       await send(entry);
     } catch (error) {
       if (!isRefusal(error)) return { ...outcome, stopped: true };
-      const { id, ...content } = entry;
-      const sealed = await sealContent(key, { ...content, refusal: error.message });
-      await store.replace({ id, userId, sealed });
+      await replaceEntry(store, key, userId, {
+        ...entry,
+        refusal: error.message,
+        refusalCode: error.code,
+        refusalField: error.field ?? null,
+      });
       outcome.refused += 1;
       continue;
     }

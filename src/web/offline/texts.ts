@@ -13,6 +13,8 @@ export const offlineTexts = {
   waitingStatus: 'Waiting to upload',
   refusedStatus: 'Not accepted by the server',
   refusedHelp: 'Open it to correct it and save again, or discard it.',
+  genderDiffersHelp:
+    'Link it to the patient with this number anyway, or change the number (the assessment opens at step 1).',
   open: 'Open',
   discard: 'Discard',
   discardTitle: 'Discard this assessment?',
@@ -31,4 +33,27 @@ export const offlineTexts = {
     'These assessments have not reached the server yet. They stay on this device, sealed for you, and upload when you sign in again with a connection:',
   signOutAnyway: 'Sign out anyway',
   stayTitle: 'Stay signed in',
+  unlockTitle: 'Unlock what is kept on this device',
+  unlockBody:
+    'Assessments and patient records kept on this device are sealed with your password. Enter it to open them.',
+  lockedCount: (count: number) =>
+    count === 1
+      ? 'An assessment waits here to upload.'
+      : `${count} assessments wait here to upload.`,
+  password: 'Password',
+  unlock: 'Unlock',
+  wrongPassword: 'This password does not open what is kept on this device.',
+  lockedQueue:
+    'What is kept on this device is locked. Enter your password under "Unlock what is kept on this device", then save again.',
+  keptPatients: 'Offline: patients kept on this device.',
+  noKeptPatient: 'Offline: no patient kept on this device has a number or name starting with this.',
+  useNumber: (number: string) => `Use patient number ${number}`,
+  byNumberHelp: (number: string, linkWhateverGender: boolean) =>
+    linkWhateverGender
+      ? `When the assessment uploads, it is linked to the patient with the number ${number}, whatever their recorded gender. The name and date of birth are optional.`
+      : `When the assessment uploads, it is linked to the patient with the number ${number} if their recorded gender agrees; if nobody has this number, a new patient record is made with it. The name and date of birth are optional.`,
+  linkAnyway: 'Link anyway',
+  changeNumber: 'Change the number',
+  openedAsNew:
+    'The assessment was signed off or deleted before these changes reached the server. They open as a new assessment: save it to keep them.',
 } as const;

@@ -4,6 +4,7 @@ import {
   useEffect,
   useMemo,
   useReducer,
+  useRef,
   type ReactNode,
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
@@ -11,6 +12,7 @@ import type { SessionUser } from '../../shared/api/session.ts';
 import { confirmSignInEnrolment } from '../api/second-factor.ts';
 import { createSession, deleteSession, getSession, sendSecondFactorCode } from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
+import { lockOutboxes } from '../offline/outboxKeys.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
 import {
@@ -25,12 +27,26 @@ import { noticeForFailedCheck, sessionReducer } from './sessionState.ts';
 /** The spec's login check delay (section 9.1): 'Authenticating...' shows at least this long. */
 export const minimumCheckMs = 500;
 
+/**
+ * Opens the user's outbox key with the password the server has just accepted (making the key
+ * the first time). The password goes no further: it is neither kept nor sent anywhere else.
+ */
+async function unlockAtSignIn(userId: string, password: string): Promise<void> {
+  const [{ idbOfflineStore }, { unlockOutbox }] = await Promise.all([
+    import('../offline/idbOfflineStore.ts'),
+    import('../offline/outboxKeys.ts'),
+  ]);
+  await unlockOutbox(idbOfflineStore, userId, password, { create: true });
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(sessionReducer, { status: 'checking' });
+  /** The password of a sign-in whose session has not started yet (a second step may follow). */
+  const signInPassword = useRef<string | null>(null);
 
   useEffect(() => {
     if (serverSignOutPending()) {
@@ -80,12 +96,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       onSignedOut(() => {
         clearAuthFlag();
         forgetUser();
+        lockOutboxes();
         dispatch({ type: 'expired' });
       }),
     [],
   );
 
   const signedIn = useCallback((user: SessionUser, secondFactorRequiredBy: string | null) => {
+    const password = signInPassword.current;
+    signInPassword.current = null;
+    // Saves cannot be kept offline while this fails; they say so, and none is lost.
+    if (password !== null) unlockAtSignIn(user.id, password).catch(() => undefined);
     clearServerSignOutPending();
     setAuthFlag();
     keepUser(user);
@@ -96,11 +117,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (username: string, password: string) => {
       // An owed DELETE sent after the new cookie was set would end the new session instead.
       await endPendingServerSession();
+      signInPassword.current = null;
       const [outcome] = await Promise.allSettled([
         createSession(username, password),
         delay(minimumCheckMs),
       ]);
       if (outcome.status === 'rejected') throw outcome.reason;
+      signInPassword.current = password;
       const answer = outcome.value;
       if ('secondFactorRequired' in answer) return { next: 'secondFactor' } as const;
       if ('secondFactorEnrolmentRequired' in answer) return { next: 'enrolment' } as const;
@@ -152,6 +175,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     clearAuthFlag();
     forgetUser();
+    lockOutboxes();
+    signInPassword.current = null;
     clearAssessmentDraft(); // An assessment in progress is not left in the tab for the next user.
     dispatch({ type: 'signedOut', notice: null });
   }, []);

@@ -10,6 +10,8 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useWhenIdle } from '../../hooks/useWhenIdle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { LoadingText } from '../../components/errors/LoadingText.tsx';
+import { OutboxUnlock } from '../../offline/OutboxUnlock.tsx';
+import { useOnline } from '../../offline/useOnline.ts';
 import { DemographicsStep } from './DemographicsStep.tsx';
 import { canOpenStep, firstStep, isStepComplete, landingStep, resultsStep } from './steps.ts';
 import {
@@ -69,6 +71,7 @@ export function AssessmentWizard({
   const user = useSignedInUser();
   const navigate = useNavigate();
   const wizard = useAssessmentWizard({ user, initial, onCreated });
+  const online = useOnline();
   const [searchParams, setSearchParams] = useSearchParams();
   const stepParam = searchParams.get('step');
   const requested = parseStep(stepParam) ?? (wizard.saved !== null ? resultsStep : firstStep);
@@ -146,6 +149,8 @@ export function AssessmentWizard({
           </Title>
           <AssessmentBadges code={wizard.code} signedOff={wizard.signedOff} />
         </Stack>
+        {/* Offline after a reload, the step 1 records and a save kept for upload need the key. */}
+        {!online && <OutboxUnlock />}
         <StepBar items={stepBarItems} current={step} onSelect={goToStep} />
         {/* Around the step only: the heading keeps focus while a later step arrives. */}
         <Suspense fallback={<LoadingText />}>

@@ -7,6 +7,7 @@ import { errorMessage } from '../../forms.ts';
 import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
+import { useOutbox } from '../../offline/OutboxContext.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
 import { newDraft, writeDraft, type AssessmentDraft } from './draft.ts';
 import { readDraftFor } from './readDraft.ts';
@@ -88,6 +89,7 @@ export function NewAssessmentPage() {
   const patientId = starting ? searchParams.get('patient') : null;
   const [failure, setFailure] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const { keepPatients } = useOutbox();
 
   useEffect(() => {
     if (!starting) return;
@@ -103,13 +105,17 @@ export function NewAssessmentPage() {
     setFailure(null);
     getPatient(patientId, controller.signal).then(
       // A new assessment is made today: the age the server gives for today.
-      (patient) => begin(withChosenPatient(emptyForm, patient, patient.age)),
+      (patient) => {
+        // Opened here, the record stays on the device for step 1 to offer offline.
+        keepPatients([patient]).catch(() => undefined);
+        begin(withChosenPatient(emptyForm, patient, patient.age));
+      },
       (error: unknown) => {
         if (!controller.signal.aborted) setFailure(errorMessage(error));
       },
     );
     return () => controller.abort();
-  }, [starting, patientId, user.id, navigate, attempt]);
+  }, [starting, patientId, user.id, navigate, attempt, keepPatients]);
 
   if (!starting) return <NewAssessmentWizard userId={user.id} />;
   if (failure !== null) {

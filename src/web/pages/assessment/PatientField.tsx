@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import {
   Combobox,
   Fieldset,
@@ -15,9 +15,12 @@ import {
   type Patient,
 } from '../../../shared/api/patients.ts';
 import { usePatientSearch, type PatientSearch } from '../../hooks/usePatientSearch.ts';
-import { isNewPatient, type PatientForm } from './form.ts';
+import { useOutbox } from '../../offline/OutboxContext.ts';
+import { offlineTexts } from '../../offline/texts.ts';
+import { isNewPatient, isPatientByNumber, type PatientForm } from './form.ts';
 import {
   asNewPatient,
+  asPatientByNumber,
   hasNumber,
   patientLabel,
   withPatientNumber,
@@ -26,8 +29,9 @@ import {
 
 const nameMaxLength = patientNameSchema.maxLength ?? 200;
 
-/** The option value of 'New patient' (record ids are UUIDs, so none is this). */
+/** The option values of 'New patient' and 'Use patient number' (record ids are UUIDs). */
 const newPatientValue = 'new-patient';
+const byNumberValue = 'patient-by-number';
 
 /** The records a search has found for the text so far (kept on screen while the next one runs). */
 function foundPatients(search: PatientSearch): readonly Patient[] {
@@ -44,6 +48,9 @@ function searchNote(search: PatientSearch, shown: number): string | null {
     case 'failed':
       return `The patient search failed: ${search.message}`;
     case 'loaded':
+      if (search.source === 'device') {
+        return search.total === 0 ? offlineTexts.noKeptPatient : offlineTexts.keptPatients;
+      }
       if (search.total === 0) return 'No patient has a number or name starting with this.';
       return search.total > shown
         ? `The first ${shown} of ${search.total} patients; type more to narrow the search.`
@@ -73,25 +80,40 @@ export function PatientField({
   /** The record was chosen here, now (not the one a saved assessment or a link came with). */
   const [chosenHere, setChosenHere] = useState(false);
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
-  const search = usePatientSearch(patient.number, { enabled: patient.chosen === null });
+  const outbox = useOutbox();
+  const kept = useMemo(
+    () => ({ keep: outbox.keepPatients, search: outbox.searchKeptPatients }),
+    [outbox.keepPatients, outbox.searchKeptPatients],
+  );
+  const search = usePatientSearch(patient.number, { enabled: patient.chosen === null, kept });
   const found = foundPatients(search);
   const typed = patient.number.trim();
   const searched =
     (search.status === 'loaded' || search.status === 'failed') && search.query === typed;
+  // Without a network only the records kept on this device are searched: a number not among
+  // them is used as it is, for the server to link when the assessment uploads.
+  const onDevice = search.status === 'loaded' && search.source === 'device';
   // A number a record already has is chosen from the list, never made again.
   const numberOnRecord = patient.chosen === null && hasNumber(found, typed);
-  const offerNewPatient =
+  const offerChoice =
     patient.chosen === null &&
     !patient.isNew &&
+    !patient.byNumber &&
     searched &&
     !numberOnRecord &&
     patientNumberSchema.safeParse(typed).success;
+  const offerNewPatient = offerChoice && !onDevice;
+  const offerByNumber = offerChoice && onDevice;
   const note = searchNote(search, found.length);
 
   function submit(value: string) {
     combobox.closeDropdown();
     if (value === newPatientValue) {
       onChange(asNewPatient(patient));
+      return;
+    }
+    if (value === byNumberValue) {
+      onChange(asPatientByNumber(patient));
       return;
     }
     const chosen = found.find((record) => record.id === value);
@@ -147,6 +169,11 @@ export function PatientField({
                   New patient with the number {typed}
                 </Combobox.Option>
               )}
+              {offerByNumber && (
+                <Combobox.Option value={byNumberValue} fw={600}>
+                  {offlineTexts.useNumber(typed)}
+                </Combobox.Option>
+              )}
             </Combobox.Options>
           </Combobox.Dropdown>
         </Combobox>
@@ -157,11 +184,16 @@ export function PatientField({
           `Patient record: ${patientLabel(patient.chosen)}.${chosenHere ? ' Gender, age and height are filled from the record where it knows them; correct any that have changed.' : ''}`}
         {numberOnRecord && 'A patient already has this number: choose them from the list.'}
       </Text>
-      {isNewPatient(patient) && (
-        <Fieldset legend="New patient" variant="filled" mt="xs">
+      {(isNewPatient(patient) || isPatientByNumber(patient)) && (
+        <Fieldset
+          legend={isNewPatient(patient) ? 'New patient' : offlineTexts.useNumber(typed)}
+          variant="filled"
+          mt="xs"
+        >
           <Text size="sm" mb="sm">
-            A new patient record is made with the number {typed} when the assessment is saved. The
-            name and date of birth are optional.
+            {isNewPatient(patient)
+              ? `A new patient record is made with the number ${typed} when the assessment is saved. The name and date of birth are optional.`
+              : offlineTexts.byNumberHelp(typed, patient.linkWhateverGender)}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput

@@ -133,6 +133,8 @@ describe('patientBodyPart', () => {
         number: 'MRN-1001',
         chosen,
         isNew: false,
+        byNumber: false,
+        linkWhateverGender: false,
         name: 'Other',
         birthDate: '1970-01-01',
       }),
@@ -150,6 +152,18 @@ describe('patientBodyPart', () => {
 
   it('names none for a number neither chosen nor made new', () => {
     expect(patientBodyPart(typed)).toEqual({ patientId: null });
+  });
+
+  it("names the patient by number once 'Use patient number' is chosen, saying whether to link whatever the gender", () => {
+    expect(patientBodyPart({ ...typed, byNumber: true, name: ' Sipho ' })).toEqual({
+      patientByNumber: { number: 'MRN-77', name: 'Sipho' },
+    });
+    expect(patientBodyPart({ ...typed, byNumber: true, linkWhateverGender: true })).toEqual({
+      patientByNumber: { number: 'MRN-77', linkWhateverGender: true },
+    });
+    expect(patientBodyPart({ ...typed, number: ' ', byNumber: true })).toEqual({
+      patientId: null,
+    });
   });
 });
 
@@ -184,6 +198,8 @@ describe('sameContent', () => {
       number: 'MRN-1001',
       chosen,
       isNew: false,
+      byNumber: false,
+      linkWhateverGender: false,
       name: '',
       birthDate: '',
     });

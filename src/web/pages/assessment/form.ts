@@ -32,7 +32,14 @@ export interface PatientForm {
   chosen: PatientReference | null;
   /** 'New patient' was chosen: a record is made under `number` when the assessment is saved. */
   isNew: boolean;
-  /** For a new patient: the name and date of birth, if given. */
+  /**
+   * 'Use patient number' was chosen offline, where the records could not be searched: the server
+   * links the record with `number` if the gender agrees, or makes one if none has it.
+   */
+  byNumber: boolean;
+  /** The user chose to link the record with `number` although its gender differs. */
+  linkWhateverGender: boolean;
+  /** For a new patient (or one by number that no record has): the name and date of birth. */
   name: string;
   /** YYYY-MM-DD, or empty. */
   birthDate: string;
@@ -42,6 +49,8 @@ export const emptyPatientForm: PatientForm = {
   number: '',
   chosen: null,
   isNew: false,
+  byNumber: false,
+  linkWhateverGender: false,
   name: '',
   birthDate: '',
 };
@@ -158,22 +167,34 @@ export function isNewPatient(patient: PatientForm): boolean {
   return patient.chosen === null && patient.isNew && patient.number.trim() !== '';
 }
 
+/** The patient is named by the typed number, for the server to find or make (see byNumber). */
+export function isPatientByNumber(patient: PatientForm): boolean {
+  return patient.chosen === null && patient.byNumber && patient.number.trim() !== '';
+}
+
 /**
- * How a save names the patient: the chosen record's id, a new record's details, or null for none
- * (which also unlinks a saved assessment from the record it had). A number typed but neither
- * chosen nor made new names none; the wizard asks for a choice before saving.
+ * How a save names the patient: the chosen record's id, a new record's details, the number for
+ * the server to link, or null for none (which also unlinks a saved assessment from the record it
+ * had). A number typed but not chosen, made new or used names none; the wizard asks for a choice
+ * before saving.
  */
 export function patientBodyPart(
   patient: PatientForm,
-): Pick<AssessmentBody, 'patientId' | 'newPatient'> {
+): Pick<AssessmentBody, 'patientId' | 'newPatient' | 'patientByNumber'> {
   if (patient.chosen !== null) return { patientId: patient.chosen.id };
-  if (!isNewPatient(patient)) return { patientId: null };
+  const byNumber = isPatientByNumber(patient);
+  if (!byNumber && !isNewPatient(patient)) return { patientId: null };
   const name = patient.name.trim();
+  const details = {
+    number: patient.number.trim(),
+    ...(name === '' ? {} : { name }),
+    ...(patient.birthDate === '' ? {} : { birthDate: patient.birthDate }),
+  };
+  if (!byNumber) return { newPatient: details };
   return {
-    newPatient: {
-      number: patient.number.trim(),
-      ...(name === '' ? {} : { name }),
-      ...(patient.birthDate === '' ? {} : { birthDate: patient.birthDate }),
+    patientByNumber: {
+      ...details,
+      ...(patient.linkWhateverGender ? { linkWhateverGender: true } : {}),
     },
   };
 }
@@ -200,7 +221,7 @@ export function formFromAssessment(assessment: Assessment): AssessmentForm {
     patient:
       patient === null
         ? emptyPatientForm
-        : { number: patient.number, chosen: patient, isNew: false, name: '', birthDate: '' },
+        : { ...emptyPatientForm, number: patient.number, chosen: patient },
     demographics: {
       age: age === undefined ? '' : String(age),
       gender: gender ?? null,

@@ -3,6 +3,7 @@ import { patientNumberMessage, type Patient } from '../../../shared/api/patients
 import { emptyForm, emptyPatientForm, type PatientForm } from './form.ts';
 import {
   asNewPatient,
+  asPatientByNumber,
   choosePatientMessage,
   hasNumber,
   localDay,
@@ -44,7 +45,15 @@ describe('patientLabel', () => {
 });
 
 describe('withPatientNumber', () => {
-  const picked: PatientForm = { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '' };
+  const picked: PatientForm = {
+    number: 'MRN-1001',
+    chosen,
+    isNew: false,
+    byNumber: false,
+    linkWhateverGender: false,
+    name: '',
+    birthDate: '',
+  };
 
   it('keeps the chosen record while its number is unchanged', () => {
     expect(withPatientNumber(picked, 'MRN-1001')).toBe(picked);
@@ -63,11 +72,32 @@ describe('withPatientNumber', () => {
       number: 'MRN-7',
       chosen: null,
       isNew: true,
+      byNumber: false,
+      linkWhateverGender: false,
       name: 'Sipho',
       birthDate: '',
     };
     expect(withPatientNumber(typing, 'MRN-77')).toEqual({ ...typing, number: 'MRN-77' });
     expect(withPatientNumber(typing, ' ')).toEqual({ ...typing, number: ' ', isNew: false });
+  });
+});
+
+describe('a patient by number', () => {
+  it('is chosen for the typed number, and its choice to link whatever the gender ends with an edit', () => {
+    const typed = { ...emptyPatientForm, number: 'MRN-77', isNew: true };
+    const byNumber = asPatientByNumber(typed);
+    expect(byNumber).toEqual({ ...typed, isNew: false, byNumber: true });
+    const linking = { ...byNumber, linkWhateverGender: true };
+    expect(withPatientNumber(linking, 'MRN-78')).toEqual({ ...byNumber, number: 'MRN-78' });
+    expect(withPatientNumber(linking, '')).toEqual({ ...byNumber, number: '', byNumber: false });
+  });
+
+  it('needs no choice from a list, and its date of birth is checked', () => {
+    const typed = { ...emptyPatientForm, number: 'MRN-77', byNumber: true };
+    expect(patientProblems(typed, '2026-11-22')).toEqual({});
+    expect(patientProblems({ ...typed, birthDate: '2030-01-01' }, '2026-11-22')).toEqual({
+      birthDate: 'The date of birth cannot be in the future',
+    });
   });
 });
 
@@ -109,6 +139,8 @@ describe('withChosenPatient', () => {
         number: 'MRN-10',
         chosen: null,
         isNew: true,
+        byNumber: false,
+        linkWhateverGender: false,
         name: 'Old',
         birthDate: '2000-01-01',
       },
@@ -117,7 +149,15 @@ describe('withChosenPatient', () => {
     };
     expect(withChosenPatient(typed, patient, 56)).toEqual({
       ...typed,
-      patient: { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '' },
+      patient: {
+        number: 'MRN-1001',
+        chosen,
+        isNew: false,
+        byNumber: false,
+        linkWhateverGender: false,
+        name: '',
+        birthDate: '',
+      },
       demographics: { age: '56', gender: 'Female', height: '165.5', weight: '80' },
     });
   });
@@ -146,7 +186,15 @@ describe('patientProblems', () => {
     expect(patientProblems(typed({ number: '  ', isNew: false }), today)).toEqual({});
     expect(
       patientProblems(
-        { number: 'MRN-1001', chosen, isNew: false, name: '', birthDate: '2099-01-01' },
+        {
+          number: 'MRN-1001',
+          chosen,
+          isNew: false,
+          byNumber: false,
+          linkWhateverGender: false,
+          name: '',
+          birthDate: '2099-01-01',
+        },
         today,
       ),
     ).toEqual({});

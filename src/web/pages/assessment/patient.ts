@@ -6,7 +6,7 @@ import {
   type Patient,
 } from '../../../shared/api/patients.ts';
 import { calendarDateSchema } from '../../../shared/api/calendar-date.ts';
-import type { AssessmentForm, PatientForm } from './form.ts';
+import { emptyPatientForm, type AssessmentForm, type PatientForm } from './form.ts';
 
 /** A day as YYYY-MM-DD on the browser's calendar. */
 export function localDay(date: Date): string {
@@ -26,12 +26,26 @@ export function patientLabel(patient: { number: string; name: string | null }): 
  */
 export function withPatientNumber(patient: PatientForm, number: string): PatientForm {
   if (patient.chosen !== null && number === patient.chosen.number) return patient;
-  return { ...patient, number, chosen: null, isNew: patient.isNew && number.trim() !== '' };
+  const kept = number.trim() !== '';
+  return {
+    ...patient,
+    number,
+    chosen: null,
+    isNew: patient.isNew && kept,
+    byNumber: patient.byNumber && kept,
+    // A choice to link whatever the gender was made for the record of the number as it was.
+    linkWhateverGender: false,
+  };
 }
 
 /** 'New patient' chosen for the typed number. */
 export function asNewPatient(patient: PatientForm): PatientForm {
-  return { ...patient, chosen: null, isNew: true };
+  return { ...patient, chosen: null, isNew: true, byNumber: false };
+}
+
+/** 'Use patient number' chosen offline for the typed number. */
+export function asPatientByNumber(patient: PatientForm): PatientForm {
+  return { ...patient, chosen: null, isNew: false, byNumber: true };
 }
 
 /**
@@ -62,11 +76,9 @@ export function withChosenPatient(
   return {
     ...form,
     patient: {
+      ...emptyPatientForm,
       number: patient.number,
       chosen: { id: patient.id, number: patient.number, name: patient.name },
-      isNew: false,
-      name: '',
-      birthDate: '',
     },
     demographics: {
       ...demographics,
@@ -103,7 +115,7 @@ export function patientProblems(patient: PatientForm, today: string): PatientPro
   if (!patientNumberSchema.safeParse(patient.number).success) {
     return { number: patientNumberMessage };
   }
-  if (!patient.isNew) return { number: choosePatientMessage };
+  if (!patient.isNew && !patient.byNumber) return { number: choosePatientMessage };
   const birthDate = birthDateFieldProblem(patient.birthDate, today);
   return birthDate === undefined ? {} : { birthDate };
 }

@@ -21,6 +21,9 @@ const draftSchema = z.object({
         number: z.string(),
         chosen: patientReferenceSchema.nullable(),
         isNew: z.boolean(),
+        // Drafts stored before a patient could be named by number alone have neither.
+        byNumber: z.boolean().default(false),
+        linkWhateverGender: z.boolean().default(false),
         name: z.string(),
         birthDate: z.string(),
       })
