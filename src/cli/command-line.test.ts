@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommandLine } from './command-line.ts';
-import { runTriage } from './testing/run-triage.ts';
+import { runTriage, sparePort } from './testing/run-triage.ts';
 
 let scratch: string;
 let dataDir: string;
@@ -96,4 +96,23 @@ describe('triage COMMAND --help in a process of its own', () => {
       expect(fs.existsSync(env.DATA_DIR)).toBe(false);
     },
   );
+});
+
+describe('triage COMMAND with a database that cannot be reached', () => {
+  // These printed a stack trace (and a migration failure with no name in it).
+  it.each([
+    [['migrate']],
+    [['user', 'add', '--username', 'nurse-one', '--role', 'nurse']],
+    [['seed', '--assessments', '5']],
+  ])('triage %s says so in one line, exit 78', { timeout: 60_000 }, async (args) => {
+    const port = await sparePort();
+    const result = await runTriage(args, {
+      DATABASE_URL: `postgres://triage@127.0.0.1:${port}/triage`,
+    });
+    expect(result).toEqual({
+      exitCode: 78,
+      stdout: '',
+      stderr: `Cannot start: the database at 127.0.0.1:${port} cannot be reached (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
+  });
 });

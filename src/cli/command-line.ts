@@ -1,4 +1,4 @@
-import { CommandFault, faultLine } from './faults.ts';
+import { faultLine, ruleSetFault } from './faults.ts';
 import { parseOptions, UsageError } from './options.ts';
 
 /** The usage of `triage` itself. */
@@ -111,8 +111,7 @@ async function checkRuleSetFiles(): Promise<void> {
   try {
     checkRuleSets();
   } catch (error) {
-    const faults = (error as Error).message.split('\n').filter((line) => line !== '');
-    throw new CommandFault(`Cannot start: ${faults.join('; ')}`);
+    throw ruleSetFault(error);
   }
 }
 

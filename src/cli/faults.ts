@@ -11,6 +11,14 @@ const fileSystemCodes = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS',
 /** A fault found by the command line itself, said in one line (exit 78). */
 export class CommandFault extends Error {}
 
+/** A rule set file's refusal (a line per fault) as one line naming the file. */
+export function ruleSetFault(error: unknown): CommandFault {
+  const message = error instanceof Error ? error.message : String(error);
+  const faults = message.split('\n').filter((line) => line !== '');
+  const [first, ...rest] = faults;
+  return new CommandFault(`Cannot start: ${[first, rest.join('; ')].join(' ').trim()}`);
+}
+
 function innermostMessage(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error);
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
