@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { DatabaseReplacedError } from './db/failures.ts';
 import { envelope, handleError } from './errors.ts';
 import { installGuard } from './auth/guard.ts';
 import { installInputGuards } from './input-guards.ts';
@@ -93,6 +94,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  // After `triage restore --force` under this server its SQLite file is no longer the one at its
+  // path: every request answers 503 until a restart opens the restored file, rather than reading
+  // or writing the old one.
+  const stillAtItsPath = context.database.stillAtItsPath;
+  if (stillAtItsPath !== undefined) {
+    app.addHook('onRequest', async () => {
+      if (!stillAtItsPath()) throw new DatabaseReplacedError();
+    });
+  }
   await app.register(fastifyCookie);
   installGuard(app, context);
   installInputGuards(app);

@@ -64,11 +64,12 @@ export function checkWebRoot(webRoot: string | undefined): void {
 /**
  * Makes a folder and its missing parents one level at a time: Node's recursive mkdirSync never
  * returns for a path under a file system that refuses new folders with ENOENT, such as /proc.
+ * The folder itself is made 0700: the database in it is for the server's user alone.
  */
 function makeFolder(folder: string): void {
   const missing: string[] = [];
   for (let at = folder; !fs.existsSync(at); at = path.dirname(at)) missing.unshift(at);
-  for (const level of missing) fs.mkdirSync(level);
+  for (const level of missing) fs.mkdirSync(level, { mode: level === folder ? 0o700 : 0o777 });
 }
 
 /** The folder of the SQLite database can be created and written (a file is made and removed). */
@@ -81,6 +82,28 @@ export function checkDataDir(dataDir: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new ConfigError('DATA_DIR', `cannot be created or written: ${dataDir} (${code})`);
+  }
+}
+
+/**
+ * Every file of the SQLite database that exists can be opened for writing by this process. A file
+ * left owned by another user (`triage user add` or `restore` run as root) would otherwise be
+ * opened read-only by SQLite: the server would answer its health checks and fail every write.
+ */
+export function checkDatabaseFilesWritable(files: readonly string[]): void {
+  for (const file of files) {
+    let descriptor: number;
+    try {
+      descriptor = fs.openSync(file, 'r+');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      if (code === 'ENOENT') continue;
+      throw new StartupFault(
+        'DATA_DIR',
+        `Cannot start: the database file ${file} cannot be written by this process (${code}); make the server's user its owner (DATA_DIR)`,
+      );
+    }
+    fs.closeSync(descriptor);
   }
 }
 

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { AppError } from '../../server/errors.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
+import { parseOptions, UsageError } from '../options.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../server/services/api-tokens.ts';
 
-const usage = `Usage:
+export const usage = `Usage:
   triage api-token create --name NAME   Make a token for another system's FHIR reads (printed once)
   triage api-token list                 Names and dates of every token (never the tokens)
   triage api-token revoke NAME          Refuse the live token of that name from now on
@@ -16,9 +16,11 @@ export async function runApiTokenCommand(
 ): Promise<number> {
   const [subcommand, ...rest] = args;
   try {
+    // Only `create` takes an option; the others take names, and an option given to them is refused.
+    if (subcommand !== 'create') parseOptions(rest, {}, true);
     switch (subcommand) {
       case 'create': {
-        const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
+        const { values } = parseOptions(rest, { name: { type: 'string' } });
         if (values.name === undefined) break;
         const name = values.name;
         const { token } = await withContext((context) => createApiToken(context, operator, name));
@@ -53,8 +55,7 @@ export async function runApiTokenCommand(
       io.stderr.write(`${error.message}\n`);
       return 1;
     }
-    if (error instanceof TypeError && 'code' in error) {
-      // parseArgs refuses an unknown option with a TypeError carrying a code.
+    if (error instanceof UsageError) {
       io.stderr.write(`${error.message}\n${usage}`);
       return 2;
     }

@@ -8,7 +8,7 @@ import {
   removeCdsClient,
 } from '../../server/services/cds-clients.ts';
 
-const usage = `Usage:
+export const usage = `Usage:
   triage cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) [--fhir-server URL]...
                               Let the record system whose JWTs carry iss ISS call the CDS Hooks
                               service, checked against its JWK Set (public ES384 or RS384 keys);

@@ -1,12 +1,16 @@
 import { loadConfig } from '../../server/config.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
+import { openCommandDatabase } from '../command-context.ts';
+import { parseOptions } from '../options.ts';
 
-export async function runMigrateCommand(): Promise<number> {
-  const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+export const usage = `Usage: triage migrate
+
+Brings the database schema up to date (the database DATA_DIR or DATABASE_URL names).
+`;
+
+export async function runMigrateCommand(args: string[]): Promise<number> {
+  parseOptions(args, {});
+  const { database, applied } = await openCommandDatabase(loadConfig());
   try {
-    const applied = await migrateToLatest(database);
     process.stdout.write(
       applied.length === 0
         ? 'The database schema is up to date.\n'

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   CONDITION_DISPLAY_NAMES,
   CONDITIONS,
@@ -15,11 +14,11 @@ import { impactRequestSchema } from '../../shared/rule-set-impact.ts';
 import { owaspScryptCost } from '../../server/auth/passwords.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
 import { analyseRuleSetImpact } from '../../server/services/rule-set-impact.ts';
+import { openCommandDatabase } from '../command-context.ts';
+import { parseOptions, UsageError } from '../options.ts';
 
-const usage =
+export const usage =
   'Usage: triage rescore --rule-set VERSION [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]\n';
 
 interface Io {
@@ -34,17 +33,15 @@ type Parsed =
 function parse(args: string[]): Parsed {
   let values;
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        'rule-set': { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
+    ({ values } = parseOptions(args, {
+      'rule-set': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      json: { type: 'boolean', default: false },
     }));
   } catch (error) {
-    return { refusal: (error as Error).message };
+    if (error instanceof UsageError) return { refusal: error.message };
+    throw error;
   }
   const version = values['rule-set'];
   if (version === undefined) return { refusal: '--rule-set VERSION is required.' };
@@ -120,9 +117,8 @@ export async function runRescoreCommand(
     return 2;
   }
   const config = loadConfig(env);
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { database } = await openCommandDatabase(config);
   try {
-    await migrateToLatest(database);
     const context: AppContext = {
       config,
       database,

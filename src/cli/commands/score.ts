@@ -12,6 +12,13 @@ import { assessmentInputSchema, formatInputIssues } from '../../shared/assessmen
  */
 const inputSchema = z.compile(assessmentInputSchema);
 
+export const usage = `Usage: triage score < inputs.jsonl > results.jsonl
+
+Reads one assessment input (JSON) per line from standard input and writes one result per line,
+in the same order, to standard output. At the first invalid line it reports the line number and
+the fields at fault, and exits 1.
+`;
+
 /** Results are written in chunks of about this many characters, not one write per line. */
 const OUTPUT_CHUNK_CHARS = 64 * 1024;
 

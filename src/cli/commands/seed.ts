@@ -1,12 +1,17 @@
 import crypto from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { hashPassword, owaspScryptCost } from '../../server/auth/passwords.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
 import { usersRepository } from '../../server/db/repositories/users.ts';
 import { seedAssessments } from '../../server/services/seed.ts';
+import { openCommandDatabase } from '../command-context.ts';
+import { parseOptions } from '../options.ts';
+
+export const usage = `Usage: triage seed --assessments N [--patients P] [--seed S]
+
+Fills the database with N realistic, varied assessments (N a whole number of at least 1); with
+--patients, over P patient records with repeat visits (P from 1 to N). S seeds the choices (1).
+`;
 
 const seedUsername = 'seed-data';
 
@@ -37,13 +42,10 @@ export async function runSeedCommand(
   args: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      assessments: { type: 'string' },
-      patients: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-    },
+  const { values } = parseOptions(args, {
+    assessments: { type: 'string' },
+    patients: { type: 'string' },
+    seed: { type: 'string', default: '1' },
   });
   const count = Number(values.assessments);
   const patients = values.patients === undefined ? undefined : Number(values.patients);
@@ -54,15 +56,12 @@ export async function runSeedCommand(
     !Number.isInteger(seed) ||
     (patients !== undefined && (!Number.isInteger(patients) || patients < 1 || patients > count))
   ) {
-    io.stderr.write(
-      'Usage: triage seed --assessments N [--patients P] [--seed S]   (N a whole number of at least 1; P from 1 to N)\n',
-    );
+    io.stderr.write(usage);
     return 2;
   }
   const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { database } = await openCommandDatabase(config);
   try {
-    await migrateToLatest(database);
     const context: AppContext = {
       config,
       database,

@@ -8,10 +8,16 @@ import {
 } from '../../server/services/rule-sets.ts';
 import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
+import {
+  openDatabase,
+  sqliteFileIn,
+  sqliteFilesOf,
+  type DatabaseHandle,
+} from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import {
   checkAdministratorSettings,
+  checkDatabaseFilesWritable,
   checkDatabaseReachable,
   checkDataDir,
   checkHostResolves,
@@ -20,7 +26,15 @@ import {
   listenFaultOf,
 } from '../../server/startup.ts';
 import { holdServerLock } from '../../server/server-lock.ts';
+import { parseOptions } from '../options.ts';
 import { buildWebIfNeeded } from '../web-build.ts';
+
+export const usage = `Usage: triage serve [--build-if-needed]
+
+Starts the server with the settings in the environment (PORT, HOST, DATA_DIR, DATABASE_URL and
+the others in README). --build-if-needed first builds the web app when its sources changed.
+A setting it cannot start with stops it in one line, exit code 78.
+`;
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -30,14 +44,21 @@ async function buildWeb(): Promise<void> {
 }
 
 export async function runServeCommand(args: string[]): Promise<number> {
+  const { values } = parseOptions(args, { 'build-if-needed': { type: 'boolean' } });
   const config = loadConfig();
   // Settings that can be checked without side effects are checked before anything is built,
   // created or migrated; each fault is one line naming its variable (main.ts prints it).
   checkAdministratorSettings(config);
   checkWebRoot(config.webRoot);
   await checkHostResolves(config.host);
-  if (config.databaseUrl === undefined) checkDataDir(config.dataDir);
-  if (args.includes('--build-if-needed') && config.webRoot === undefined) {
+  if (config.databaseUrl === undefined) {
+    checkDataDir(config.dataDir);
+    // Held from before the database opens until the process exits (also after a failed start).
+    const releaseLock = holdServerLock(config.dataDir);
+    process.once('exit', releaseLock);
+    checkDatabaseFilesWritable(sqliteFilesOf(sqliteFileIn(config.dataDir)));
+  }
+  if (values['build-if-needed'] === true && config.webRoot === undefined) {
     await buildWebIfNeeded({
       root: projectRoot,
       webRoot: defaultWebRoot,
@@ -87,9 +108,6 @@ export async function runServeCommand(args: string[]): Promise<number> {
     await database.close();
     throw listenFaultOf(error, config.host, config.port) ?? error;
   }
-  // Tells `triage restore` that this database is in use.
-  const releaseLock = config.databaseUrl === undefined ? holdServerLock(config.dataDir) : () => {};
-  process.once('exit', releaseLock);
   stopOnSignals(app, database, config.shutdownTimeoutSeconds);
   return 0;
 }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { roles, type Role } from '../../shared/api/users.ts';
 import { AppError } from '../../server/errors.ts';
 import {
@@ -9,9 +8,10 @@ import {
 } from '../../server/services/users.ts';
 import { resetSecondFactor } from '../../server/services/second-factors.ts';
 import { configuredContext as withContext, operator } from '../command-context.ts';
+import { parseOptions, UsageError } from '../options.ts';
 import { readSecret } from '../read-secret.ts';
 
-const usage = `Usage:
+export const usage = `Usage:
   triage user add --username NAME --role nurse|doctor|admin [--display-name TEXT]
   triage user list
   triage user disable NAME
@@ -60,15 +60,14 @@ export async function runUserCommand(
 ): Promise<number> {
   const [subcommand, ...rest] = args;
   try {
+    // Only `add` takes options; the others take names, and an option given to them is refused.
+    if (subcommand !== 'add') parseOptions(rest, {}, true);
     switch (subcommand) {
       case 'add': {
-        const { values } = parseArgs({
-          args: rest,
-          options: {
-            username: { type: 'string' },
-            role: { type: 'string' },
-            'display-name': { type: 'string' },
-          },
+        const { values } = parseOptions(rest, {
+          username: { type: 'string' },
+          role: { type: 'string' },
+          'display-name': { type: 'string' },
         });
         if (values.username === undefined)
           throw new AppError(400, 'validation_failed', '--username is required', 'username');
@@ -154,6 +153,10 @@ export async function runUserCommand(
     if (error instanceof AppError) {
       io.stderr.write(`${error.message}\n`);
       return 1;
+    }
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n${usage}`);
+      return 2;
     }
     throw error;
   }

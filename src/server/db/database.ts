@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { databaseFailureOf } from './failures.ts';
+import { databaseFailureOf, DatabaseReplacedError } from './failures.ts';
 import { groupCommit, type TransactionWork } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite-adapter.ts';
@@ -36,6 +36,12 @@ export interface DatabaseHandle {
    * function that stops listening. Undefined on PostgreSQL, which commits each change alone.
    */
   onCommitBatch?: ((listener: (changes: number) => void) => () => void) | undefined;
+  /**
+   * Whether the SQLite file this handle opened is still the one at its path (false once another
+   * file has taken its place, as `triage restore --force` does, and from then on). Undefined on
+   * PostgreSQL and for a database in memory.
+   */
+  stillAtItsPath?: (() => boolean) | undefined;
   close(): Promise<void>;
 }
 
@@ -148,9 +154,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     };
   }
 
-  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'triage.sqlite');
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const file = options.sqliteFile ?? sqliteFileIn(options.dataDir ?? './data');
+  if (file !== ':memory:') keepToTheOwner(file);
   const sqlite = new NodeSqliteDatabase(file);
+  const stillAtItsPath = file === ':memory:' ? undefined : watchTheFile(file);
   const db = new Kysely<Database>({
     dialect: new TransactionalDdlSqliteDialect({ database: sqlite }),
     plugins: [sqliteLiteralLimits],
@@ -164,13 +171,70 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       (changes) => {
         for (const listener of batchListeners) listener(changes);
       },
+      // A commit into a file that has been replaced would be acknowledged and then lost.
+      () => {
+        if (stillAtItsPath !== undefined && !stillAtItsPath()) throw new DatabaseReplacedError();
+      },
     ),
     engine: 'sqlite',
+    stillAtItsPath,
     onCommitBatch(listener) {
       batchListeners.add(listener);
       return () => batchListeners.delete(listener);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** The SQLite database under DATA_DIR. */
+export function sqliteFileIn(dataDir: string): string {
+  return path.join(dataDir, 'triage.sqlite');
+}
+
+/** The files SQLite keeps for a database: the file itself, its write-ahead log and its index. */
+export function sqliteFilesOf(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`];
+}
+
+/**
+ * The database holds password hashes and second-factor secrets, so only the server's user may
+ * read it: a new folder is made 0700 and a new file 0600 (SQLite gives its -wal and -shm files the
+ * mode of the database file), and files that others may read are narrowed to 0600 as they open.
+ */
+function keepToTheOwner(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const each of sqliteFilesOf(file)) {
+    let mode: number;
+    try {
+      mode = fs.statSync(each).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o077) !== 0) fs.chmodSync(each, mode & 0o700);
+  }
+}
+
+/**
+ * Whether the file at the path is still the one opened (same device and inode); once it is not,
+ * it never is again. A stat costs a few microseconds: it is asked before each commit and request.
+ */
+function watchTheFile(file: string): () => boolean {
+  const opened = fs.statSync(file);
+  let replaced = false;
+  return () => {
+    if (replaced) return false;
+    try {
+      const now = fs.statSync(file);
+      replaced = now.ino !== opened.ino || now.dev !== opened.dev;
+    } catch {
+      replaced = true;
+    }
+    return !replaced;
   };
 }
 

@@ -5,6 +5,17 @@
  */
 export type DatabaseFailure = 'unavailable' | 'disk_full';
 
+/**
+ * The SQLite file was replaced under the open database (`triage restore --force` under a running
+ * server): what the server writes goes to the old file, so no write is acknowledged and every
+ * request answers 503 (unavailable) until the server is restarted on the new file.
+ */
+export class DatabaseReplacedError extends Error {
+  constructor() {
+    super('The database file was replaced while the server had it open; restart the server');
+  }
+}
+
 /** SQLite's primary result code for a full disk (node:sqlite reports it as `errcode`). */
 const sqliteFull = 13;
 
@@ -49,6 +60,7 @@ interface ErrorFields {
 export function databaseFailureOf(error: unknown): DatabaseFailure | undefined {
   for (let cause = error, depth = 0; depth < 5; depth += 1) {
     if (typeof cause !== 'object' || cause === null) return undefined;
+    if (cause instanceof DatabaseReplacedError) return 'unavailable';
     const { code, errcode, message, cause: next } = cause as ErrorFields;
     if (typeof errcode === 'number' && (errcode & 0xff) === sqliteFull) return 'disk_full';
     if (code === postgresDiskFull) return 'disk_full';

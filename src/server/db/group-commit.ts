@@ -30,6 +30,8 @@ export function groupCommit(
   inTransaction: () => boolean,
   /** Hears how many changes each commit stored. */
   onCommitted: (changes: number) => void = () => undefined,
+  /** Runs before each commit, holding the write lock; what it throws rolls the batch back. */
+  beforeCommit: () => void = () => undefined,
 ) {
   const queue: QueuedWork[] = [];
   let draining = false;
@@ -67,6 +69,7 @@ export function groupCommit(
         current = undefined;
         batch.push({ item, value });
       }
+      beforeCommit();
       await trx.commit().execute();
     } catch (error) {
       // The transaction could not go on or commit: nothing of the batch was stored.

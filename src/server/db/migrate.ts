@@ -30,9 +30,12 @@ function unwrap(result: MigrationResultSet): string[] {
   if (result.error !== undefined) {
     const failed = result.results?.find((r) => r.status === 'Error');
     const reason = result.error instanceof Error ? result.error.message : 'unknown error';
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, {
-      cause: result.error,
-    });
+    // Before any migration runs (the migrations table cannot be read or made) none failed.
+    const what =
+      failed === undefined
+        ? 'The database schema could not be brought up to date'
+        : `Migration ${failed.migrationName} failed`;
+    throw new Error(`${what}: ${reason}`, { cause: result.error });
   }
   return (result.results ?? []).map((r) => r.migrationName);
 }
