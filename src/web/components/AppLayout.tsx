@@ -23,7 +23,8 @@ import { errorMessage } from '../forms.ts';
 import { OfflineGate } from '../offline/OfflineGate.tsx';
 import { OfflineStatus } from '../offline/OfflineStatus.tsx';
 import { useOutbox } from '../offline/OutboxContext.ts';
-import { AppFooter } from './AppFooter.tsx';
+import { useActiveRuleSetVersion } from '../hooks/useActiveRuleSetVersion.ts';
+import { AppFooter, guidelinesVersionText } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
 import { UserIdentity, userMenuLabel } from './UserIdentity.tsx';
 import type { UserMenu, UserMenuHandoff } from './UserMenu.tsx';
@@ -166,6 +167,16 @@ function SignOutButton() {
   );
 }
 
+/** The main page's footer names the active rule set (decisions.md section 3). */
+function MainFooter() {
+  const version = useActiveRuleSetVersion();
+  return (
+    <AppFooter
+      guidelinesVersion={version === undefined ? undefined : guidelinesVersionText(version)}
+    />
+  );
+}
+
 /** The signed-in frame: header with the user and sign-out, navigation, the view, the footer. */
 export function AppLayout() {
   const user = useSignedInUser();
@@ -253,7 +264,7 @@ export function AppLayout() {
         </Suspense>
       </AppShell.Main>
       <AppShell.Footer>
-        <AppFooter />
+        <MainFooter />
       </AppShell.Footer>
     </AppShell>
   );
