@@ -198,8 +198,9 @@ export function AppLayout() {
     <AppShell
       header={{ height: 64 }}
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navigationOpened } }}
-      // Three lines of footer text on a phone, two on wider screens.
-      footer={{ height: { base: 88, sm: 64 } }}
+      // On a phone a fixed footer would cover a fifth of the screen, and the fields under it:
+      // there it ends the page instead (below).
+      footer={narrow ? undefined : { height: 64 }}
       padding="md"
     >
       <AppShell.Header px="md">
@@ -263,9 +264,15 @@ export function AppLayout() {
           </OfflineGate>
         </Suspense>
       </AppShell.Main>
-      <AppShell.Footer>
-        <MainFooter />
-      </AppShell.Footer>
+      {narrow ? (
+        <Box component="footer" px="md" py="sm" bg="var(--mantine-color-body)" bd="0">
+          <MainFooter />
+        </Box>
+      ) : (
+        <AppShell.Footer>
+          <MainFooter />
+        </AppShell.Footer>
+      )}
     </AppShell>
   );
 }
