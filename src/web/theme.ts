@@ -16,6 +16,9 @@ export const theme = createTheme({
     Modal: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps>,
     },
+    // A badge never cuts its word short ('691 days o…'): in a tight table column it keeps its
+    // width and the table scrolls in its own box instead.
+    Badge: { styles: { root: { minWidth: 'max-content' } } },
     // Every notification's close button, wherever it is shown from, says what it closes.
     Notification: {
       defaultProps: {
