@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signInAsNewUser } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
