@@ -86,7 +86,10 @@ export async function truncatedTexts(page: Page): Promise<string[]> {
       const clips =
         style.textOverflow === 'ellipsis' ||
         (ownText && ['hidden', 'clip'].includes(style.overflowX));
-      if (!clips || element.scrollWidth <= element.clientWidth + 1) return [];
+      // A visually hidden text (1px, for screen readers) is clipped on purpose.
+      if (!clips || element.clientWidth <= 1 || element.scrollWidth <= element.clientWidth + 1) {
+        return [];
+      }
       return [(element.textContent ?? '').trim()];
     }),
   );
