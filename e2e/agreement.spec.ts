@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signInAsNewUser } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -71,6 +70,12 @@ test('Doctor Agreement shows kappa, the matrix and the latest comments, by dates
   // The panel closed when the figures reloaded for the dates.
   await agreement.getByRole('button', { name: 'TB: matrix and latest comments' }).click();
   await expect(agreement.getByText('Kappa: Not enough reviews (1 of 10)')).toBeVisible();
+  // What kappa means is said beside the figures, bands and all.
+  await expect(
+    agreement.getByText(
+      'Kappa measures agreement beyond chance: below 0 is poor, 0–0.20 slight, 0.21–0.40 fair, 0.41–0.60 moderate, 0.61–0.80 substantial, 0.81–1 almost perfect.',
+    ),
+  ).toBeVisible();
   const card = await agreement.boundingBox();
   const table = await agreement.getByRole('table').first().boundingBox();
   if (card === null || table === null) throw new Error('The agreement summary is not laid out');

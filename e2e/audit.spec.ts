@@ -1,5 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
-import { adminPassword, adminUsername, signIn, signInAsAdmin, signOut } from './fixtures.ts';
+import { type Page } from '@playwright/test';
+import {
+  adminPassword,
+  adminUsername,
+  signIn,
+  signInAsAdmin,
+  signInAsNewUser,
+  signOut,
+} from './fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 function rowsWithAction(page: Page, action: string) {
   return page
@@ -67,4 +75,15 @@ test('load more pages backwards through a long trail', async ({ page }) => {
   expect(total).toBeGreaterThanOrEqual(60);
   await expect(page.getByText(`${total} events shown; this is the whole trail`)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+});
+
+test("each event shows the user's display name above the user name", async ({ page }) => {
+  await signInAsNewUser(page, 'audit.display', 'nurse', 'Dana Display');
+  await signOut(page);
+  await signInAsAdmin(page);
+  await page.goto('/admin/audit?user=audit.display&action=login');
+  const login = rowsWithAction(page, 'Login').first();
+  await expect(login.getByRole('cell').nth(1)).toHaveText('Dana Displayaudit.display');
+  await expect(login.getByText('Dana Display', { exact: true })).toBeVisible();
+  await expect(login.getByText('audit.display', { exact: true })).toBeVisible();
 });

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { adminPassword, adminUsername, signIn, signInAsAdmin, signOut } from './fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 const gateTitle = { name: 'Secure Access Required' };
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { signInAsAdmin, signInAsNewUser } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 120_000 });
 

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { adminUsername, signInAsAdmin } from './fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 async function openUsers(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { signInAsAdmin } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 interface CreatedPatient {
   id: string;
@@ -124,6 +124,20 @@ test.describe('the patient page', () => {
     await expect(page.getByRole('figure', { name: /^BMI at each assessment/ })).toContainText(
       'Lowest 28.9, highest 28.9, latest 28.9; not measured at 1 assessment',
     );
+    // One short line to see; the whole description stays for screen readers (the caption names
+    // the figure) and is shown on request.
+    const hypertensionChart = page.getByRole('figure', { name: 'Hypertension', exact: true });
+    await expect(
+      hypertensionChart.getByText('Latest: Diagnosed (was Low Risk)', { exact: true }),
+    ).toBeVisible();
+    const disclosure = hypertensionChart.locator('details');
+    const described = disclosure.getByText(/^Oldest first: .*then Diagnosed at 1 assessment\.$/);
+    await expect(described).toBeHidden();
+    await disclosure.getByText('Details', { exact: true }).click();
+    await expect(described).toBeVisible();
+    await expect(
+      page.getByRole('figure', { name: /^BMI at each assessment/ }).getByText('Latest BMI 28.9'),
+    ).toBeVisible();
     // Headings in order: one h1, then h2 sections, then the charts' h3s.
     const levels = await page
       .getByRole('main')

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import {
   answer,
   case1,
@@ -12,6 +12,7 @@ import {
   stepButton,
   wcagViolations,
 } from './assessment-fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 // Each test walks through several steps and server calls.
 test.describe.configure({ timeout: 120_000 });

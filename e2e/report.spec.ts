@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signInAsAdmin, signInAsNewUser } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 // Each test signs in twice and runs axe several times, which takes longer than the default.
 test.describe.configure({ timeout: 120_000 });

@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test';
 import { adminPassword, adminUsername, signInAsAdmin, signOut } from './fixtures.ts';
 import {
   enterCase1Demographics,
@@ -9,6 +8,7 @@ import {
   resultCard,
   signInAsNurse,
 } from './assessment-fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 90_000 });
 

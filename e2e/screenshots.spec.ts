@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { signInAsAdmin } from './fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 const viewports = [
   { name: 'wide', width: 1366, height: 768 },

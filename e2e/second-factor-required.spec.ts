@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { adminPassword, adminUsername } from './fixtures.ts';
 import { startOwnServer, type OwnServer } from './own-server.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 /**
  * The shared server of the other tests requires no second factor (playwright.config.ts); these

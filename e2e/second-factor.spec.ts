@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { signInAsNewUser, signOut } from './fixtures.ts';
-import { axeViolations, expectNoHorizontalOverflow } from './page-checks.ts';
+import { axeViolations, expect, expectNoHorizontalOverflow, test } from './page-checks.ts';
 
 /** The password signInAsNewUser gives the users it creates. */
 const password = 'amber-falcon-harbour-tide-62';

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signInAsAdmin } from './fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 test('the built app opens on the access gate with the provider footer', async ({ page }) => {
   await page.goto('/');

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
 import { startOwnServer, type OwnServer } from './own-server.ts';
-import { waitForInstalledApp } from './page-checks.ts';
+import { expect, test, waitForInstalledApp } from './page-checks.ts';
 
 /**
  * A new version of the app reaches a browser that has the old one installed: the service worker

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import {
   enterCase1Demographics,
   enterCase1Management,
@@ -8,6 +8,7 @@ import {
   signInAsNurse,
   wcagViolations,
 } from './assessment-fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 /** Nothing may make the whole page scroll sideways. */
 async function expectNoHorizontalOverflow(page: Page) {

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { signIn, signInAsAdmin, signOut } from './fixtures.ts';
 import {
   answer,
@@ -14,6 +14,7 @@ import {
   stepButton,
   wcagViolations,
 } from './assessment-fixtures.ts';
+import { expect, test } from './page-checks.ts';
 
 // Each test walks through several steps and server calls.
 test.describe.configure({ timeout: 90_000 });

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { signInAsNewUser } from './fixtures.ts';
-import { axeViolations } from './page-checks.ts';
+import { axeViolations, expect, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 120_000 });
 

@@ -1,4 +1,5 @@
 import type { Role } from '../shared/api/users.ts';
+import { formatBmi } from '../shared/display.ts';
 
 export const roleLabels: Record<Role, string> = {
   nurse: 'Nurse',
@@ -30,4 +31,12 @@ export function formatLocalDateTime(iso: string): string {
 export function auditActionLabel(action: string): string {
   const words = action.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * BMI as the screens show it: '—' when it could not be computed (no height or weight), which
+ * the rules count as 0 and the reports and CSV print as 0.0.
+ */
+export function screenBmi(bmi: number): string {
+  return bmi > 0 ? formatBmi(bmi) : '—';
 }

@@ -8,6 +8,8 @@ import { signedInAs, testPassword } from '../testing/users.ts';
 const minute = 60_000;
 const publicOperations = new Set([
   'POST /api/session',
+  // Answers whether there is a session, 200 either way; it never says more than GET /api/session.
+  'GET /api/session/status',
   'POST /api/session/second-factor',
   // The steps after the password: the challenge cookie, not a session, says who takes them.
   'POST /api/session/second-factor/enrolment',
@@ -128,6 +130,31 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     expect(disable.statusCode).toBe(200);
     expect((await whoAmI(nurse.cookie)).statusCode).toBe(401);
     expect((await signIn(nurse.username, testPassword, '10.0.0.3')).statusCode).toBe(401);
+  });
+
+  it('says whether the cookie names a live session, 200 either way', async () => {
+    const status = (cookie?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/session/status',
+        ...(cookie === undefined ? {} : { headers: { cookie } }),
+      });
+    const none = await status();
+    expect(none.statusCode).toBe(200);
+    expect(none.headers['cache-control']).toBe('no-store');
+    expect(none.json()).toEqual({ signedIn: false });
+    expect((await status('triage_session=not-a-session')).json()).toEqual({ signedIn: false });
+
+    const { cookie, username } = await signedInAs(t, 'doctor');
+    const live = await status(cookie);
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ signedIn: true, ...(await whoAmI(cookie)).json() });
+    expect(live.json()).toMatchObject({ user: { username, role: 'doctor' } });
+
+    // Idle past the limit: ended here as GET /api/session would end it.
+    t.advance(31 * minute);
+    expect((await status(cookie)).json()).toEqual({ signedIn: false });
+    expect((await whoAmI(cookie)).statusCode).toBe(401);
   });
 
   it('ends a session after 30 idle minutes', async () => {

@@ -11,6 +11,8 @@ import { can } from './policy.ts';
 
 const publicOperations = new Set([
   'POST /api/session',
+  // Answers 200 with or without a session, and names a user only for a live session's cookie.
+  'GET /api/session/status',
   'POST /api/session/second-factor',
   // The steps after the password: the challenge cookie, not a session, says who takes them.
   'POST /api/session/second-factor/enrolment',

@@ -43,6 +43,35 @@ describe.each(testDatabases())('the audit trail download on $engine', (testDatab
     }
   });
 
+  it("lists each event with its user's display name, and the CSV with ids alone", async () => {
+    const nurse = await signedInAs(t, 'nurse', 'nurse-named', 'Nia Named');
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { username: 'nobody-at-all', password: 'wrong-password-here' },
+    });
+    expect(failed.statusCode).toBe(401);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/audit?limit=3',
+      headers: { cookie: admin.cookie },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { items } = response.json<{ items: Array<Record<string, unknown>> }>();
+    // Newest first: the failed sign-in names no user; the nurse's sign-in and creation do.
+    expect(items.map((e) => [e.action, e.username, e.displayName, e.userId])).toEqual([
+      ['login_failed', 'nobody-at-all', null, null],
+      ['login', 'nurse-named', 'Nia Named', nurse.userId],
+      ['user_create', null, null, null],
+    ]);
+
+    const csv = await download(admin.cookie, '?user=nurse-named');
+    expect(csv.body.split('\r\n')[0]).toBe(
+      'id,at,user_id,username,action,target_type,target_id,outcome,address',
+    );
+    expect(csv.body).not.toContain('Nia Named');
+  });
+
   it('writes no export row for a download it refuses', async () => {
     const nurse = await signedInAs(t, 'nurse');
     const before = await trail();

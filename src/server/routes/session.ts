@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import { signInResponseSchema } from '../../shared/api/second-factor.ts';
-import { loginBodySchema, sessionResponseSchema } from '../../shared/api/session.ts';
+import {
+  loginBodySchema,
+  sessionResponseSchema,
+  sessionStatusSchema,
+} from '../../shared/api/session.ts';
 import { login } from '../auth/login.ts';
 import { secondFactorRequiredBy } from '../auth/second-factor-requirement.ts';
-import { endSession, sessionCookieName } from '../auth/sessions.ts';
+import { endSession, resolveSession, sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
 import { setChallengeCookie, setSessionCookie } from './session-cookies.ts';
@@ -66,6 +70,33 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const user = requireUser(request);
         return { user, secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id) };
+      },
+    );
+
+    app.get(
+      '/api/session/status',
+      {
+        // Public, so that no session is not a refusal; the cookie is read here as the guard would.
+        config: { access: 'public' },
+        schema: {
+          summary:
+            'Whether the session cookie names a live session, and if so its user (as GET /api/session); 200 either way',
+          tags: ['session'],
+          response: { 200: sessionStatusSchema },
+        },
+      },
+      async (request) => {
+        const sessionId = request.cookies[sessionCookieName];
+        const user =
+          sessionId === undefined || sessionId === ''
+            ? null
+            : await resolveSession(context, sessionId);
+        if (user === null) return { signedIn: false as const };
+        return {
+          signedIn: true as const,
+          user,
+          secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id),
+        };
       },
     );
 

@@ -170,6 +170,7 @@ describe.each(testDatabases())('worklists on $engine', (testDatabase) => {
         code: highFirst.code,
         patientId: p.id,
         patientNumber: 'WL-R1',
+        patientName: 'Rita Review',
         signedOffBy: 'Nia Nurse',
         conditions: [
           { condition: 'DM2', riskStatus: 'TRUE' },
@@ -177,7 +178,11 @@ describe.each(testDatabases())('worklists on $engine', (testDatabase) => {
         ],
         reason: 'High: DM2; Moderate: Hyperlipidaemia',
       });
-      expect(list.items[3]).toMatchObject({ patientNumber: null, reason: 'Moderate: DM2' });
+      expect(list.items[3]).toMatchObject({
+        patientNumber: null,
+        patientName: null,
+        reason: 'Moderate: DM2',
+      });
       expect(list.items[4]).toMatchObject({ conditions: [] });
 
       // Two by two, the same order, ending with no cursor.

@@ -119,6 +119,7 @@ export async function reviewWorklist(
         code: row.assessment_code,
         patientId: row.patient_id,
         patientNumber: row.patient_number,
+        patientName: row.patient_name,
         signedOffAt: row.signed_off_at,
         signedOffBy: row.signed_off_by,
         conditions: listed,

@@ -74,6 +74,8 @@ export const auditEventSchema = z.object({
   at: z.string(),
   userId: z.string().nullable(),
   username: z.string().nullable(),
+  /** The user's display name as it is now; null when the event names no user. */
+  displayName: z.string().nullable(),
   action: z.string(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),

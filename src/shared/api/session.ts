@@ -28,3 +28,13 @@ export const sessionResponseSchema = z.object({
   secondFactorRequiredBy: z.string().nullable(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/**
+ * Whether the browser's cookie names a live session, answered 200 either way: the app asks on
+ * every visit, and a visit without a session is no failure (GET /api/session answers it 401).
+ */
+export const sessionStatusSchema = z.discriminatedUnion('signedIn', [
+  z.object({ signedIn: z.literal(false) }),
+  sessionResponseSchema.extend({ signedIn: z.literal(true) }),
+]);
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;

@@ -21,6 +21,8 @@ export const reviewWorklistItemSchema = z.object({
   /** The patient record the assessment names, if any. */
   patientId: z.string().nullable(),
   patientNumber: z.string().nullable(),
+  /** The patient record's name, when it has one. */
+  patientName: z.string().nullable(),
   signedOffAt: z.string(),
   signedOffBy: z.string().nullable(),
   /** High first, then Moderate, each in the engine's order of conditions. */

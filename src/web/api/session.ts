@@ -1,17 +1,18 @@
 import { signInResponseSchema, type SignInResponse } from '../../shared/api/second-factor.ts';
 import {
   sessionResponseSchema,
-  type SessionResponse,
+  sessionStatusSchema,
+  type SessionStatus,
   type SessionUser,
 } from '../../shared/api/session.ts';
 import { apiRequest } from './client.ts';
 
 /**
- * The signed-in user, and when the grace of a second factor their role requires ends; a 401 means
- * nobody is signed in.
+ * Whether someone is signed in, asked on every visit: answered 200 with or without a session, so
+ * that a visit before sign-in logs no failed request.
  */
-export function getSession(signal?: AbortSignal): Promise<SessionResponse> {
-  return apiRequest('/api/session', { schema: sessionResponseSchema, signal });
+export function getSessionStatus(signal?: AbortSignal): Promise<SessionStatus> {
+  return apiRequest('/api/session/status', { schema: sessionStatusSchema, signal });
 }
 
 /**

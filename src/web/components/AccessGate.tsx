@@ -90,7 +90,6 @@ export function AccessGate({ notice }: { notice: string | null }) {
       color: 'yellow',
       title: 'Two-step sign-in required',
       autoClose: false,
-      closeButtonProps: { 'aria-label': 'Close notification' },
       message: (
         <>
           {secondFactorRequiredText(role, by)}{' '}

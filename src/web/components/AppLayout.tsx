@@ -23,7 +23,8 @@ import { errorMessage } from '../forms.ts';
 import { OfflineGate } from '../offline/OfflineGate.tsx';
 import { OfflineStatus } from '../offline/OfflineStatus.tsx';
 import { useOutbox } from '../offline/OutboxContext.ts';
-import { AppFooter } from './AppFooter.tsx';
+import { useActiveRuleSetVersion } from '../hooks/useActiveRuleSetVersion.ts';
+import { AppFooter, guidelinesVersionText } from './AppFooter.tsx';
 import { LoadingText } from './errors/LoadingText.tsx';
 import { UserIdentity, userMenuLabel } from './UserIdentity.tsx';
 import type { UserMenu, UserMenuHandoff } from './UserMenu.tsx';
@@ -166,6 +167,16 @@ function SignOutButton() {
   );
 }
 
+/** The main page's footer names the active rule set (decisions.md section 3). */
+function MainFooter() {
+  const version = useActiveRuleSetVersion();
+  return (
+    <AppFooter
+      guidelinesVersion={version === undefined ? undefined : guidelinesVersionText(version)}
+    />
+  );
+}
+
 /** The signed-in frame: header with the user and sign-out, navigation, the view, the footer. */
 export function AppLayout() {
   const user = useSignedInUser();
@@ -187,8 +198,9 @@ export function AppLayout() {
     <AppShell
       header={{ height: 64 }}
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navigationOpened } }}
-      // Three lines of footer text on a phone, two on wider screens.
-      footer={{ height: { base: 88, sm: 64 } }}
+      // On a phone a fixed footer would cover a fifth of the screen, and the fields under it:
+      // there it ends the page instead (below).
+      footer={narrow ? undefined : { height: 64 }}
       padding="md"
     >
       <AppShell.Header px="md">
@@ -252,9 +264,15 @@ export function AppLayout() {
           </OfflineGate>
         </Suspense>
       </AppShell.Main>
-      <AppShell.Footer>
-        <AppFooter />
-      </AppShell.Footer>
+      {narrow ? (
+        <Box component="footer" px="md" py="sm" bg="var(--mantine-color-body)" bd="0">
+          <MainFooter />
+        </Box>
+      ) : (
+        <AppShell.Footer>
+          <MainFooter />
+        </AppShell.Footer>
+      )}
     </AppShell>
   );
 }

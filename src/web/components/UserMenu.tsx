@@ -31,7 +31,14 @@ export function UserMenu({
     if (focused && !opened) target.current?.focus();
   }, [focused, opened]);
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened={opened}>
+    // No focus placeholder: a role=presentation child of the menu is not allowed in a menu (axe
+    // critical); opened, the menu puts focus on its item instead.
+    <Menu
+      position="bottom-end"
+      withinPortal
+      defaultOpened={opened}
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <UnstyledButton ref={target} aria-label={userMenuLabel(user)}>
           <UserIdentity align="right" />

@@ -22,6 +22,8 @@ export const queryKeys = {
   /** A worklist's pages (their cursor is the pages' parameter); `limit` left out is the server's. */
   worklist: (name: 'awaitingReview' | 'followUp', limit?: number) =>
     ['worklist', name, { limit }] as const,
+  /** Every rule set version, the active one marked. */
+  ruleSets: () => ['ruleSets'] as const,
 } as const;
 
 type Resource =
@@ -69,6 +71,11 @@ export function reviewLocked(
     client.invalidateQueries({ queryKey: queryKeys.assessment(assessmentId) }),
     refresh(client, ['agreement', 'worklist', 'history', 'patient']),
   ]).then(() => undefined);
+}
+
+/** Another version was made active: what names the active one reads it again. */
+export function ruleSetActivated(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: queryKeys.ruleSets() });
 }
 
 /** The history's pages without one assessment, counted out of both totals. */

@@ -140,7 +140,16 @@ function AuditTable({ events }: { events: AuditEvent[] }) {
                   {formatLocalDateTime(event.at)}
                 </time>
               </Table.Td>
-              <Table.Td>{event.username ?? '—'}</Table.Td>
+              <Table.Td>
+                {event.displayName !== null && <div>{event.displayName}</div>}
+                <Text
+                  size="sm"
+                  c={event.displayName === null ? undefined : 'dimmed'}
+                  style={{ overflowWrap: 'anywhere' }}
+                >
+                  {event.username ?? '—'}
+                </Text>
+              </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{auditActionLabel(event.action)}</Table.Td>
               <Table.Td>
                 {event.targetType === null ? (

@@ -10,7 +10,12 @@ import {
 import { ApiError, onSignedOut } from '../api/client.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
 import { confirmSignInEnrolment } from '../api/second-factor.ts';
-import { createSession, deleteSession, getSession, sendSecondFactorCode } from '../api/session.ts';
+import {
+  createSession,
+  deleteSession,
+  getSessionStatus,
+  sendSecondFactorCode,
+} from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { lockOutboxes } from '../offline/outboxKeys.ts';
 import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
@@ -22,7 +27,7 @@ import {
   serverSignOutPending,
 } from './pendingSignOut.ts';
 import { SessionContext, type SessionContextValue } from './SessionContext.ts';
-import { noticeForFailedCheck, sessionReducer } from './sessionState.ts';
+import { noticeForFailedCheck, noticeForNoSession, sessionReducer } from './sessionState.ts';
 
 /** The spec's login check delay (section 9.1): 'Authenticating...' shows at least this long. */
 export const minimumCheckMs = 500;
@@ -57,9 +62,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     const controller = new AbortController();
     const flagWasSet = readAuthFlag();
-    getSession(controller.signal).then(
-      ({ user, secondFactorRequiredBy }) => {
+    getSessionStatus(controller.signal).then(
+      (status) => {
         if (controller.signal.aborted) return;
+        if (!status.signedIn) {
+          clearAuthFlag();
+          forgetUser();
+          dispatch({ type: 'signedOut', notice: noticeForNoSession(flagWasSet) });
+          return;
+        }
+        const { user, secondFactorRequiredBy } = status;
         setAuthFlag();
         keepUser(user);
         // The first view is the app's largest render; as a transition React renders it in

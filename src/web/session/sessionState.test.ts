@@ -4,6 +4,7 @@ import { friendlyMessages } from '../../shared/texts.ts';
 import { ApiError } from '../api/client.ts';
 import {
   noticeForFailedCheck,
+  noticeForNoSession,
   sessionReducer,
   signInFailure,
   type SessionState,
@@ -52,6 +53,13 @@ describe('sessionReducer', () => {
     const signedOut: SessionState = { status: 'signedOut', notice: null };
     expect(sessionReducer(checking, { type: 'expired' })).toBe(checking);
     expect(sessionReducer(signedOut, { type: 'expired' })).toBe(signedOut);
+  });
+});
+
+describe('noticeForNoSession', () => {
+  it('says nothing on a first visit, and asks to sign in again when the flag says so', () => {
+    expect(noticeForNoSession(false)).toBeNull();
+    expect(noticeForNoSession(true)).toBe(friendlyMessages.auth);
   });
 });
 

@@ -3,7 +3,7 @@ import { friendlyMessages } from '../../shared/texts.ts';
 import { ApiError } from '../api/client.ts';
 
 /**
- * Whether someone is signed in, as the server says: `checking` until GET /api/session answers.
+ * Whether someone is signed in, as the server says: `checking` until GET /api/session/status answers.
  * A signed-out state may carry a notice that tells the gate why it is back.
  */
 export type SessionState =
@@ -47,13 +47,20 @@ export function sessionReducer(state: SessionState, event: SessionEvent): Sessio
 }
 
 /**
- * What the gate says when the session check on load finds no session: nothing for a plain 401,
- * the sign-in-again message when the browser flag says this browser was signed in, and the
+ * What the gate says when the session check on load finds no session: nothing on a first visit,
+ * the sign-in-again message when the browser flag says this browser was signed in.
+ */
+export function noticeForNoSession(flagWasSet: boolean): string | null {
+  return flagWasSet ? friendlyMessages.auth : null;
+}
+
+/**
+ * What the gate says when the session check on load fails: as for no session on a 401, and the
  * failure's own message when the check itself failed (network, server).
  */
 export function noticeForFailedCheck(error: unknown, flagWasSet: boolean): string | null {
   if (!(error instanceof ApiError)) return friendlyMessages.unexpected;
-  if (error.status === 401) return flagWasSet ? friendlyMessages.auth : null;
+  if (error.status === 401) return noticeForNoSession(flagWasSet);
   return error.message;
 }
 

@@ -13,12 +13,16 @@ export interface AuditFilter {
   before?: number | undefined;
 }
 
-export function presentAuditEvent(row: AuditRow): AuditEvent {
+/** A listed row: the user's display name as it is now, null when the row names no user. */
+export type ListedAuditRow = AuditRow & { display_name: string | null };
+
+export function presentAuditEvent(row: AuditRow | ListedAuditRow): AuditEvent {
   return {
     id: row.id,
     at: row.at,
     userId: row.user_id,
     username: row.username,
+    displayName: 'display_name' in row ? row.display_name : null,
     action: row.action,
     targetType: row.target_type,
     targetId: row.target_id,
@@ -59,8 +63,15 @@ export const auditRepository = {
     await db.insertInto('audit_events').values(row).execute();
   },
 
-  list(db: Executor, filter: AuditFilter, limit: number): Promise<AuditRow[]> {
-    return filtered(db, filter).limit(limit).execute();
+  /** A page of the trail, each row with its user's display name (the CSV gives ids alone). */
+  list(db: Executor, filter: AuditFilter, limit: number): Promise<ListedAuditRow[]> {
+    return db
+      .selectFrom(filtered(db, filter).limit(limit).as('page'))
+      .leftJoin('users', 'users.id', 'page.user_id')
+      .selectAll('page')
+      .select('users.display_name')
+      .orderBy('page.id', 'desc')
+      .execute();
   },
 
   stream(db: Executor, filter: AuditFilter): AsyncIterableIterator<AuditRow> {

@@ -18,6 +18,7 @@ export interface ReviewWorklistRow {
   signed_off_by: string | null;
   patient_id: string | null;
   patient_number: string | null;
+  patient_name: string | null;
 }
 
 export interface FollowUpRow {
@@ -72,7 +73,8 @@ export const worklistsRepository = {
     const { rows } = await sql<ReviewWorklistRow>`
       select assessments.id, assessments.assessment_code, assessments.risk_rank,
         assessments.signed_off_at, assessments.signed_off_by,
-        patient_records.id as patient_id, patient_records.number as patient_number
+        patient_records.id as patient_id, patient_records.number as patient_number,
+        patient_records.name as patient_name
       from assessments ${indexed}
       left join patient_records on patient_records.id = assessments.patient_record_id
       where ${awaitingReview(engine)} ${from}

@@ -25,7 +25,7 @@ import { useAgreement } from '../../hooks/useAgreement.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { agreedWithShare } from './reviewDisplay.ts';
 import { noDates, type DateRange } from '../dateRange.ts';
-import { kappaText, reviewDay } from './agreementDisplay.ts';
+import { kappaBands, kappaSentence, kappaText, reviewDay } from './agreementDisplay.ts';
 import { DateRangeForm } from '../DateRangeForm.tsx';
 
 type ConditionAgreement = Agreement['conditions'][number];
@@ -107,6 +107,7 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
   const reviewed = summary.conditions.filter((row) => row.reviewed > 0);
   return (
     <Stack gap="md">
+      <Text size="sm">{kappaBands}</Text>
       <Table verticalSpacing={6} fz="sm" aria-labelledby="agreement-summary">
         <Table.Thead>
           <Table.Tr>
@@ -159,7 +160,7 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
               </Accordion.Control>
               <Accordion.Panel>
                 <Stack gap="sm">
-                  <Text size="sm">Kappa: {kappaText(row.kappa, row.matrix)}</Text>
+                  <Text size="sm">{kappaSentence(row.kappa, row.matrix)}</Text>
                   <AgreementMatrix row={row} />
                   <Title order={3} size="h5">
                     Latest disagreement comments

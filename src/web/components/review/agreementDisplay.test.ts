@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { kappaStrength, kappaText, matrixTotal, reviewDay } from './agreementDisplay.ts';
+import {
+  kappaSentence,
+  kappaStrength,
+  kappaText,
+  matrixTotal,
+  reviewDay,
+} from './agreementDisplay.ts';
 
 const tenReviews = [
   [4, 0, 1, 0],
@@ -19,6 +25,17 @@ describe('the Doctor Agreement display', () => {
     expect(kappaText(-0.25, tenReviews)).toBe('−0.25 (poor)');
     expect(kappaText(-0.001, tenReviews)).toBe('0.00 (poor)');
     expect(kappaText(1, tenReviews)).toBe('1.00 (almost perfect)');
+  });
+
+  it('explains a kappa in one plain sentence, or says why there is none', () => {
+    expect(kappaSentence(0.61, tenReviews)).toBe(
+      'Kappa measures agreement beyond chance: 0.61 means substantial.',
+    );
+    expect(kappaSentence(-0.25, tenReviews)).toBe(
+      'Kappa measures agreement beyond chance: −0.25 means poor.',
+    );
+    expect(kappaSentence(0.9, [[9]])).toBe('Kappa: Not enough reviews (9 of 10)');
+    expect(kappaSentence(null, [[12]])).toBe('Kappa: Not defined: one status only');
   });
 
   it("says 'not enough reviews' below 10, and when kappa is not defined", () => {

@@ -27,9 +27,31 @@ export function kappaText(kappa: number | null, matrix: readonly (readonly numbe
 export function kappaOfPairsText(kappa: number | null, pairs: number): string {
   if (pairs < kappaMinimumPairs) return `Not enough reviews (${pairs} of ${kappaMinimumPairs})`;
   if (kappa === null) return 'Not defined: one status only';
+  return `${kappaFigure(kappa)} (${kappaStrength(kappa)})`;
+}
+
+function kappaFigure(kappa: number): string {
   // −0.00 reads oddly; a kappa that rounds to zero is shown as 0.00.
   const shown = Math.abs(kappa) < 0.005 ? 0 : kappa;
-  return `${shown.toFixed(2).replace('-', '−')} (${kappaStrength(kappa)})`;
+  return shown.toFixed(2).replace('-', '−');
+}
+
+/** What the bands of `kappaStrength` are, said once beside the figures. */
+export const kappaBands =
+  'Kappa measures agreement beyond chance: below 0 is poor, 0–0.20 slight, 0.21–0.40 fair, 0.41–0.60 moderate, 0.61–0.80 substantial, 0.81–1 almost perfect.';
+
+/**
+ * One plain sentence on a condition's kappa: 'Kappa measures agreement beyond chance: 0.64 means
+ * substantial.', or why there is no figure.
+ */
+export function kappaSentence(
+  kappa: number | null,
+  matrix: readonly (readonly number[])[],
+): string {
+  if (kappa === null || matrixTotal(matrix) < kappaMinimumPairs) {
+    return `Kappa: ${kappaText(kappa, matrix)}`;
+  }
+  return `Kappa measures agreement beyond chance: ${kappaFigure(kappa)} means ${kappaStrength(kappa)}.`;
 }
 
 /** The calendar day a review was finalized, in the clinic's zone when given (YYYY-MM-DD). */

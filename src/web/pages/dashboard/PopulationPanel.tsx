@@ -36,7 +36,7 @@ export function PopulationPanel({ load }: { load: PopulationLoad }) {
           <Title order={3} size="h4" id="population-title">
             Population Risk Overview
           </Title>
-          {loading && <Loader size="xs" aria-label="Updating the overview" />}
+          {loading && <Loader size="xs" role="img" aria-label="Updating the overview" />}
         </Group>
         {failure !== null && <Alert color="red">{failure}</Alert>}
         {count !== null && (

@@ -133,7 +133,8 @@ describe('the history filters', () => {
 describe('the history row texts', () => {
   it('uses the spec precision', () => {
     expect(bmiText(31.25)).toBe('BMI 31.3');
-    expect(bmiText(0)).toBe('BMI 0.0');
+    // No height or weight: the rules' 0 is not a measurement.
+    expect(bmiText(0)).toBe('BMI —');
     expect(totalScoreText(9.87654)).toBe('Total score 9.8765');
     expect(totalScoreText(3)).toBe('Total score 3.0000');
   });

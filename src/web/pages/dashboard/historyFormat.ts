@@ -1,4 +1,5 @@
 import type { AssessmentSummary } from '../../../shared/api/assessments.ts';
+import { screenBmi } from '../../format.ts';
 
 /** The history row's texts, with the spec's precision (section 9.1): BMI 1 decimal, score 4. */
 export function genderAndAge({ gender, age }: Pick<AssessmentSummary, 'gender' | 'age'>): string {
@@ -7,7 +8,7 @@ export function genderAndAge({ gender, age }: Pick<AssessmentSummary, 'gender' |
 }
 
 export function bmiText(bmi: number): string {
-  return `BMI ${bmi.toFixed(1)}`;
+  return `BMI ${screenBmi(bmi)}`;
 }
 
 export function totalScoreText(totalScore: number): string {

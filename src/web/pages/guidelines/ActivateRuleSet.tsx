@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { RuleSetSummary } from '../../../shared/api/rule-sets.ts';
 import { activateRuleSet } from '../../api/rule-sets.ts';
 import { errorMessage } from '../../forms.ts';
+import { ruleSetActivated } from '../../hooks/serverState.ts';
 import { guidelinesTexts } from './guidelinesDisplay.ts';
 
 /**
@@ -17,6 +19,7 @@ export function ActivateRuleSet({
   ruleSet: RuleSetSummary;
   onActivated: () => void;
 }) {
+  const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [activating, setActivating] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -40,6 +43,8 @@ export function ActivateRuleSet({
           message: guidelinesTexts.activatedDetail(activated.title, activated.version),
         });
         onActivated();
+        // The footer names the active version.
+        void ruleSetActivated(queryClient);
       },
       (failure: unknown) => {
         setActivating(false);

@@ -100,7 +100,7 @@ function VersionStatus({
   }
   return (
     <Group gap="sm">
-      <Badge color="teal.8" variant="filled" size="lg">
+      <Badge color="teal.9" variant="filled" size="lg">
         Active
       </Badge>
       <Text size="sm">

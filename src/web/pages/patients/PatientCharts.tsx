@@ -1,5 +1,14 @@
 import { useMemo } from 'react';
-import { Card, getThemeColor, SimpleGrid, Text, Title, useMantineTheme } from '@mantine/core';
+import {
+  Box,
+  Card,
+  getThemeColor,
+  SimpleGrid,
+  Text,
+  Title,
+  useMantineTheme,
+  VisuallyHidden,
+} from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, CONDITIONS, type Condition } from '../../../engine/index.ts';
 import type { PatientAssessment } from '../../../shared/api/patients.ts';
 import { formatBmi } from '../../../shared/display.ts';
@@ -9,12 +18,14 @@ import {
   axisLabels,
   bmiAxis,
   bmiPoints,
+  bmiShortSummary,
   bmiThreshold,
   bmiSummary,
   statusAxisLabel,
   statusAxisTicks,
   statusChartCaption,
   statusPoints,
+  statusShortSummary,
   unknownLevel,
   type DateFormatters,
   type StatusPoint,
@@ -36,6 +47,29 @@ const dateFormatters: DateFormatters = {
   dateTime: (iso) => dayAndTimeFormat.format(new Date(iso)),
   dateTimeSeconds: (iso) => dayAndSecondFormat.format(new Date(iso)),
 };
+
+/**
+ * A chart's caption: one short line to see, the whole description for screen readers (the
+ * drawing is hidden from them), and that description shown on request.
+ */
+function ChartCaption({ short, full }: { short: string; full: string }) {
+  return (
+    <Box component="figcaption" mb="xs">
+      <VisuallyHidden>{full}</VisuallyHidden>
+      <Text size="sm" c="dimmed" aria-hidden>
+        {short}
+      </Text>
+      <details>
+        <Text component="summary" size="sm" c="dimmed" style={{ cursor: 'pointer' }}>
+          Details
+        </Text>
+        <Text size="sm" aria-hidden>
+          {full}
+        </Text>
+      </details>
+    </Box>
+  );
+}
 
 /** What a dot renderer is handed for each point of a line. */
 interface DotArguments {
@@ -150,9 +184,7 @@ function StatusChart({
       <Title order={3} size="h5" id={headingId}>
         {CONDITION_DISPLAY_NAMES[condition]}
       </Title>
-      <Text size="xs" c="dimmed" component="figcaption" mb="xs">
-        {statusChartCaption(points)}
-      </Text>
+      <ChartCaption short={statusShortSummary(points)} full={statusChartCaption(points)} />
       <LazyLineChart
         h={statusChartHeight}
         data={points}
@@ -213,9 +245,10 @@ export function BmiChart({ items }: { items: readonly PatientAssessment[] }) {
   }
   return (
     <Card withBorder padding="sm" radius="md" component="figure" m={0}>
-      <Text size="sm" c="dimmed" component="figcaption" mb="xs">
-        BMI at each assessment, oldest first: {bmiSummary(points)}.
-      </Text>
+      <ChartCaption
+        short={bmiShortSummary(points)}
+        full={`BMI at each assessment, oldest first: ${bmiSummary(points)}.`}
+      />
       <LazyLineChart
         h={bmiChartHeight}
         data={points}

@@ -6,12 +6,14 @@ import {
   axisLabels,
   bmiAxis,
   bmiPoints,
+  bmiShortSummary,
   bmiSummary,
   chronological,
   formatBirthDate,
   statusAxisLabel,
   statusAxisTicks,
   statusChartCaption,
+  statusShortSummary,
   statusPoints,
   statusSummary,
 } from './patientTimeline.ts';
@@ -102,6 +104,11 @@ describe('a condition over time', () => {
     );
     expect(statusChartCaption(points)).toMatch(/^Oldest first: No result at 1 assessment, then/);
     expect(statusSummary([])).toBe('No assessments');
+    // The one line shown: the latest, and what it was before it changed.
+    expect(statusShortSummary(points)).toBe('Latest: High Risk (was Low Risk)');
+    expect(statusShortSummary(points.slice(1, 3))).toBe('Latest: Low Risk, at every assessment');
+    expect(statusShortSummary(points.slice(0, 1))).toBe('Latest: No result');
+    expect(statusShortSummary([])).toBe('No assessments');
   });
 });
 
@@ -169,6 +176,8 @@ describe('BMI over time', () => {
     ]);
     expect(bmiSummary(points)).toBe('Lowest 22.1, highest 29.4, latest 27.0');
     expect(bmiSummary([])).toBe('No BMI recorded');
+    expect(bmiShortSummary([...points, { key: 'd', bmi: null }])).toBe('Latest BMI 27.0');
+    expect(bmiShortSummary([{ key: 'a', bmi: null }])).toBe('No BMI recorded');
   });
 
   it('has round ticks from at most 20 to at least 30, widened to hold every BMI', () => {

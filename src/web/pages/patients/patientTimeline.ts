@@ -128,6 +128,21 @@ export function statusSummary(points: readonly StatusPoint[]): string {
     .join(', then ');
 }
 
+/**
+ * A condition's chart in one short line: the latest status, and the one before it when it
+ * changed: 'Latest: High Risk (was Low Risk)', 'Latest: Low Risk, at every assessment'.
+ */
+export function statusShortSummary(points: readonly StatusPoint[]): string {
+  const labels = points.map((point) =>
+    point.status === null ? 'No result' : RISK_STATUS_LABELS[point.status],
+  );
+  const latest = labels.at(-1);
+  if (latest === undefined) return 'No assessments';
+  const before = labels.findLast((label) => label !== latest);
+  if (before !== undefined) return `Latest: ${latest} (was ${before})`;
+  return labels.length === 1 ? `Latest: ${latest}` : `Latest: ${latest}, at every assessment`;
+}
+
 /** The caption under a condition's chart heading: its statuses over time. */
 export function statusChartCaption(points: readonly StatusPoint[]): string {
   return `Oldest first: ${statusSummary(points)}.`;
@@ -144,6 +159,12 @@ export function bmiSummary(points: readonly BmiPoint[]): string {
   const unmeasured =
     missing === 0 ? '' : `; not measured at ${missing} assessment${missing === 1 ? '' : 's'}`;
   return `Lowest ${lowest}, highest ${highest}, latest ${latest.toFixed(1)}${unmeasured}`;
+}
+
+/** The BMI chart in one short line: 'Latest BMI 27.0'. */
+export function bmiShortSummary(points: readonly BmiPoint[]): string {
+  const latest = points.findLast((point) => point.bmi !== null)?.bmi;
+  return latest == null ? 'No BMI recorded' : `Latest BMI ${latest.toFixed(1)}`;
 }
 
 /** The BMI above which the rules count a risk factor (spec 2.6: 'BMI >25'). */

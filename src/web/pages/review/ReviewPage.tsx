@@ -28,7 +28,7 @@ import {
 import { NextReviewButton } from '../../components/review/NextReviewButton.tsx';
 import { ApiError } from '../../api/client.ts';
 import { ConditionReviewCard } from '../../components/review/ConditionReviewCard.tsx';
-import { formatLocalDateTime } from '../../format.ts';
+import { formatLocalDateTime, screenBmi } from '../../format.ts';
 import { errorMessage } from '../../forms.ts';
 import { useAssessment } from '../../hooks/useAssessment.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
@@ -45,7 +45,7 @@ import {
   type ReviewFeedback,
 } from '../../components/review/reviewDisplay.ts';
 import classes from './ReviewPage.module.css';
-import { formatBmi, notRecorded } from '../../../shared/display.ts';
+import { notRecorded } from '../../../shared/display.ts';
 
 interface ReviewState {
   locked: boolean;
@@ -94,16 +94,32 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function PatientSummary({ assessment }: { assessment: Assessment }) {
-  const { demographics } = assessment;
+  const { demographics, patient } = assessment;
   return (
     <Card withBorder component="section" aria-labelledby="review-patient" padding="md" radius="md">
       <Title order={2} size="h3" id="review-patient" mb="sm">
         Patient
       </Title>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+      <SimpleGrid cols={{ base: 2, sm: patient === null ? 4 : 5 }} spacing="md">
+        {patient !== null && (
+          <Fact label="Patient record">
+            <Anchor
+              component={Link}
+              to={`/patients/${encodeURIComponent(patient.id)}`}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {patient.number}
+            </Anchor>
+            {patient.name !== null && (
+              <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {patient.name}
+              </Text>
+            )}
+          </Fact>
+        )}
         <Fact label="Age">{demographics.age ?? notRecorded}</Fact>
         <Fact label="Gender">{demographics.gender ?? notRecorded}</Fact>
-        <Fact label="BMI">{formatBmi(demographics.bmi)}</Fact>
+        <Fact label="BMI">{screenBmi(demographics.bmi)}</Fact>
         <Fact label="Status">
           <Badge color={assessment.assessmentComplete ? safeGreen : 'yellow.4'} autoContrast>
             {assessment.assessmentComplete ? 'Complete' : 'Incomplete'}
@@ -189,6 +205,8 @@ function AssessmentReview({ id }: { id: string }) {
   const [busy, setBusy] = useState<'saving' | 'locking' | null>(null);
   const [feedback, setFeedback] = useState<ReviewFeedback | null>(null);
   const [confirmOpened, confirm] = useDisclosure(false);
+  // Set by this page's own Finalize: the keyboard then moves on to the next review.
+  const [finalizedHere, setFinalizedHere] = useState(false);
 
   const reviewError = reviewQuery.error;
   useEffect(() => {
@@ -255,6 +273,7 @@ function AssessmentReview({ id }: { id: string }) {
       // The current rows are saved and locked in one step, so nothing typed since the last save is lost.
       setReview(reviewState(await lockMutation.mutateAsync(chosenReviews(rows))));
       setFeedback({ success: true, title: reviewTexts.locked });
+      setFinalizedHere(true);
     } catch (error) {
       const failure = lockFailure(error);
       setFeedback(failure);
@@ -317,7 +336,6 @@ function AssessmentReview({ id }: { id: string }) {
       <Stack gap="lg">
         <ReviewHeader assessment={assessment} review={review} />
         {locked && <Alert color="grape" title={reviewTexts.finalized} />}
-        {locked && <NextReviewButton />}
         <PatientSummary assessment={assessment} />
 
         {results.length === 0 ? (
@@ -366,6 +384,7 @@ function AssessmentReview({ id }: { id: string }) {
                     {notReviewedLine(notReviewed)}
                   </Text>
                   <Group gap="sm">
+                    {locked && <NextReviewButton focusOnMount={finalizedHere} />}
                     <Button
                       onClick={() => void save(review.rows)}
                       loading={busy === 'saving'}

@@ -22,7 +22,7 @@ function ReviewTable({ items }: { items: readonly ReviewWorklistItem[] }) {
       <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Patient number</Table.Th>
+            <Table.Th scope="col">Patient</Table.Th>
             <Table.Th scope="col">Assessment code</Table.Th>
             <Table.Th scope="col">Signed off</Table.Th>
             <Table.Th scope="col">High or Moderate</Table.Th>
@@ -36,7 +36,23 @@ function ReviewTable({ items }: { items: readonly ReviewWorklistItem[] }) {
               style={{ cursor: 'pointer' }}
               onClick={() => void navigate(reviewPath(item.assessmentId))}
             >
-              <Table.Td>{item.patientNumber ?? <Text c="dimmed">No patient</Text>}</Table.Td>
+              <Table.Td>
+                {item.patientId === null || item.patientNumber === null ? (
+                  <Text c="dimmed">No patient</Text>
+                ) : (
+                  <>
+                    <Anchor
+                      component={Link}
+                      to={`/patients/${encodeURIComponent(item.patientId)}`}
+                      size="sm"
+                      onClick={(event) => event.stopPropagation()}
+                    >
+                      {item.patientNumber}
+                    </Anchor>
+                    {item.patientName !== null && <div>{item.patientName}</div>}
+                  </>
+                )}
+              </Table.Td>
               <Table.Td>
                 <Anchor
                   component={Link}
