@@ -6,6 +6,7 @@ import {
   unknownActiveVersion,
   unknownActiveVersionMessage,
 } from '../../server/services/rule-sets.ts';
+import { compactKeptCountsPeriodically } from '../../server/services/kept-count-compaction.ts';
 import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.ts';
@@ -90,7 +91,10 @@ export async function runServeCommand(args: string[]): Promise<number> {
   // Tells `triage restore` that this database is in use.
   const releaseLock = config.databaseUrl === undefined ? holdServerLock(config.dataDir) : () => {};
   process.once('exit', releaseLock);
-  stopOnSignals(app, database, config.shutdownTimeoutSeconds);
+  const stopCompaction = compactKeptCountsPeriodically(database, (error) =>
+    app.log.error({ err: error }, 'folding the kept counts failed'),
+  );
+  stopOnSignals(app, database, config.shutdownTimeoutSeconds, stopCompaction);
   return 0;
 }
 
@@ -103,6 +107,7 @@ function stopOnSignals(
   app: FastifyInstance,
   database: DatabaseHandle,
   timeoutSeconds: number,
+  stopCompaction: () => Promise<void>,
 ): void {
   let closing = false;
   const shutdown = (signal: string) => {
@@ -127,6 +132,7 @@ function stopOnSignals(
           );
           app.server.closeAllConnections();
         }
+        await stopCompaction();
         await database.close();
       })
       .then(

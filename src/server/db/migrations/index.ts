@@ -19,6 +19,7 @@ import { mfaRequired } from './20261125T0700-mfa-required.ts';
 import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
 import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
 import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
+import { keptCountDeltas } from './20261128T0600-kept-count-deltas.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -42,4 +43,5 @@ export const migrations: readonly TriageMigration[] = [
   followUpInPlace,
   liveCountAtCommit,
   followUpOnInsert,
+  keptCountDeltas,
 ];

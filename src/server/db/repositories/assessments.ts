@@ -425,13 +425,15 @@ export const assessmentsRepository = {
    */
   async count(db: Executor, engine: DatabaseEngine, filter: AssessmentFilter): Promise<number> {
     if (isUnfiltered({ ...filter, signedOff: undefined })) {
-      const totals = await db
-        .selectFrom('assessment_totals')
-        .select(['live', 'live_signed_off'])
-        .where('id', '=', 1)
-        .executeTakeFirstOrThrow();
-      const live = Number(totals.live);
-      const signedOff = Number(totals.live_signed_off);
+      // The row plus the changes not yet folded into it (migration kept-count-deltas).
+      const { rows } = await sql<{ live: number | string; live_signed_off: number | string }>`
+        select sum(live) as live, sum(live_signed_off) as live_signed_off from (
+          select live, live_signed_off from assessment_totals where id = 1
+          union all
+          select live, live_signed_off from assessment_total_deltas
+        ) kept`.execute(db);
+      const live = Number(rows[0]?.live ?? 0);
+      const signedOff = Number(rows[0]?.live_signed_off ?? 0);
       if (filter.signedOff === undefined) return live;
       return filter.signedOff ? signedOff : live - signedOff;
     }
