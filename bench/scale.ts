@@ -103,6 +103,26 @@ function sampleActivity(databaseUrl: string, database: string): () => Promise<Ac
   };
 }
 
+/** CPU seconds (user and system) a process has used so far; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends of the servers' connections to `database` now. */
+async function backendPids(client: pg.Client, database: string): Promise<number[]> {
+  const { rows } = await client.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = $1 and application_name = 'triage'`,
+    [database],
+  );
+  return rows.map((row) => row.pid);
+}
+
 interface RunFigures {
   instances: number;
   clients: number;
@@ -110,6 +130,9 @@ interface RunFigures {
   p99Ms: number;
   failures: number;
   activity: ActivityShares;
+  /** CPU milliseconds a save took in the servers, and in the database's backends. */
+  appCpuMs: number;
+  databaseCpuMs: number;
   load: string;
 }
 
@@ -140,14 +163,29 @@ async function measure(
       ),
     );
   await load(1);
+  const database = new URL(fixture.databaseUrl ?? '').pathname.slice(1);
+  const admin = new pg.Client({ connectionString: fixture.databaseUrl });
+  await admin.connect();
+  const appPids = shares.map(({ server }) => server.pid);
+  const backends = await backendPids(admin, database);
+  const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const appBefore = cpuOf(appPids);
+  const databaseBefore = new Map(backends.map((pid) => [pid, cpuSeconds(pid)]));
   const loadBefore = loadNow();
-  const stop = sampleActivity(
-    fixture.databaseUrl ?? '',
-    new URL(fixture.databaseUrl ?? '').pathname.slice(1),
-  );
+  const stop = sampleActivity(fixture.databaseUrl ?? '', database);
   const results = await load(seconds);
   const activity = await stop();
+  const appCpu = cpuOf(appPids) - appBefore;
+  // Backends opened during the run count from zero.
+  const databaseCpu = (await backendPids(admin, database)).reduce(
+    (sum, pid) => sum + cpuSeconds(pid) - (databaseBefore.get(pid) ?? 0),
+    0,
+  );
+  await admin.end();
+  const saves = results.reduce((sum, result) => sum + result.requests, 0);
   return {
+    appCpuMs: (1000 * appCpu) / Math.max(1, saves),
+    databaseCpuMs: (1000 * databaseCpu) / Math.max(1, saves),
     instances,
     clients,
     perSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0),
@@ -211,13 +249,15 @@ function percent(part: number, whole: number): string {
 function printRuns(title: string, figures: RunFigures[]): void {
   console.log(`\n### ${title}\n`);
   console.log(
-    '| instances | clients | saves/s | p99 | failed | lock waits | idle in transaction | WAL waits | busy connections (mean) | load |',
+    '| instances | clients | saves/s | p99 | failed | lock waits | idle in transaction | WAL waits | busy connections (mean) | app CPU a save | database CPU a save | load |',
   );
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const run of figures) {
     const { activity } = run;
     console.log(
-      `| ${run.instances} | ${run.clients} | ${format(run.perSecond)} | ${format(run.p99Ms, 1)} ms | ${run.failures} | ${percent(activity.lock, activity.busy)} | ${percent(activity.idleInTransaction, activity.busy)} | ${percent(activity.wal, activity.busy)} | ${format(activity.busy / Math.max(1, activity.samples), 1)} | ${run.load} |`,
+      `| ${run.instances} | ${run.clients} | ${format(run.perSecond)} | ${format(run.p99Ms, 1)} ms | ${run.failures} | ${percent(activity.lock, activity.busy)} | ${percent(activity.idleInTransaction, activity.busy)} | ${percent(activity.wal, activity.busy)} | ${format(activity.busy / Math.max(1, activity.samples), 1)} | ${format(run.appCpuMs, 2)} ms | ${format(run.databaseCpuMs, 2)} ms | ${run.load} |`,
     );
   }
 }
