@@ -6,6 +6,7 @@ import {
   unknownActiveVersion,
   unknownActiveVersionMessage,
 } from '../../server/services/rule-sets.ts';
+import { compactKeptCountsPeriodically } from '../../server/services/kept-count-compaction.ts';
 import { ensureFirstAdministrator } from '../../server/services/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import {
@@ -108,7 +109,10 @@ export async function runServeCommand(args: string[]): Promise<number> {
     await database.close();
     throw listenFaultOf(error, config.host, config.port) ?? error;
   }
-  stopOnSignals(app, database, config.shutdownTimeoutSeconds);
+  const stopCompaction = compactKeptCountsPeriodically(database, (error) =>
+    app.log.error({ err: error }, 'folding the kept counts failed'),
+  );
+  stopOnSignals(app, database, config.shutdownTimeoutSeconds, stopCompaction);
   return 0;
 }
 
@@ -121,6 +125,7 @@ function stopOnSignals(
   app: FastifyInstance,
   database: DatabaseHandle,
   timeoutSeconds: number,
+  stopCompaction: () => Promise<void>,
 ): void {
   let closing = false;
   const shutdown = (signal: string) => {
@@ -145,6 +150,7 @@ function stopOnSignals(
           );
           app.server.closeAllConnections();
         }
+        await stopCompaction();
         await database.close();
       })
       .then(

@@ -257,6 +257,15 @@ export interface WorklistTotalsTable {
   total: number;
 }
 
+/**
+ * Changes of the kept counts and totals not yet folded into their rows (migration
+ * kept-count-deltas): a count is its row plus its deltas.
+ */
+export type PopulationCountDeltasTable = PopulationCountsTable;
+export type AgreementCountDeltasTable = AgreementCountsTable;
+export type AssessmentTotalDeltasTable = Omit<AssessmentTotalsTable, 'id'>;
+export type WorklistTotalDeltasTable = WorklistTotalsTable;
+
 /** A user's TOTP second factor (RFC 6238); it counts once confirmed. */
 export interface UserSecondFactorsTable {
   user_id: string;
@@ -361,6 +370,10 @@ export interface Database {
   agreement_counts: AgreementCountsTable;
   patient_follow_ups: PatientFollowUpsTable;
   worklist_totals: WorklistTotalsTable;
+  population_count_deltas: PopulationCountDeltasTable;
+  agreement_count_deltas: AgreementCountDeltasTable;
+  assessment_total_deltas: AssessmentTotalDeltasTable;
+  worklist_total_deltas: WorklistTotalDeltasTable;
   rule_set_activations: RuleSetActivationsTable;
   cds_clients: CdsClientsTable;
   cds_jtis: CdsJtisTable;

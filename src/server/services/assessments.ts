@@ -276,7 +276,7 @@ export async function createAssessment(
       });
       await assessmentsRepository.insertPatient(trx, rows.patient);
       await assessmentsRepository.insertAssessment(trx, rows.assessment);
-      await assessmentsRepository.insertChildren(trx, rows);
+      await assessmentsRepository.insertChildren(trx, context.database.engine, rows);
       await recordAudit(trx, {
         at: now,
         actor: requester.user,
@@ -392,7 +392,11 @@ export async function updateAssessment(
       const counts = new KeptCountChanges();
       counts.add(await keptCountsRepository.contributions(trx, id), -1);
       await assessmentsRepository.deleteChildren(trx, id);
-      await assessmentsRepository.insertChildren(trx, childRows(id, input, result));
+      await assessmentsRepository.insertChildren(
+        trx,
+        context.database.engine,
+        childRows(id, input, result),
+      );
       counts.add(await keptCountsRepository.contributions(trx, id), 1);
       await recordAudit(trx, {
         at: now,

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
+import { worklistsRepository } from '../db/repositories/worklists.ts';
 import type { Database } from '../db/schema.ts';
 import type { TestApp } from './app.ts';
 import { requestsAs } from './requests.ts';
@@ -20,14 +21,9 @@ export async function keptFollowUps(db: Kysely<Database>): Promise<FollowUpList>
     .select(['patient_records.number', 'patient_follow_ups.assessment_id', 'level'])
     .orderBy('patient_records.number')
     .execute();
-  const total = await db
-    .selectFrom('worklist_totals')
-    .select('total')
-    .where('list', '=', 'follow_up')
-    .executeTakeFirstOrThrow();
   return {
     rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
-    total: Number(total.total),
+    total: await worklistsRepository.total(db, 'follow_up'),
   };
 }
 

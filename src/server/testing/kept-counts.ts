@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
+import { assessmentsRepository } from '../db/repositories/assessments.ts';
+import { worklistsRepository } from '../db/repositories/worklists.ts';
 
 type Row = Record<string, unknown>;
 
@@ -15,15 +17,30 @@ function normalised(rows: Row[]): string[] {
     .sort();
 }
 
-/** The kept counts (migration kept-counts) as sorted text rows, rows of zero left out. */
+/**
+ * The kept counts (migration kept-counts) as sorted text rows, rows of zero left out: each row
+ * plus its deltas not yet folded in (migration kept-count-deltas).
+ */
 export async function keptCounts(
   handle: DatabaseHandle,
 ): Promise<{ population: string[]; agreement: string[] }> {
-  const population = await sql<Row>`select local_date, condition, risk_status, n
-    from population_counts where n <> 0`.execute(handle.db);
+  const population = await sql<Row>`select local_date, condition, risk_status, sum(n) as n
+    from (
+      select local_date, condition, risk_status, n from population_counts
+      union all
+      select local_date, condition, risk_status, n from population_count_deltas
+    ) kept
+    group by local_date, condition, risk_status having sum(n) <> 0`.execute(handle.db);
   const agreement = await sql<Row>`select local_date, condition, rule_status, doctor_status,
-      agreed, n
-    from agreement_counts where n <> 0`.execute(handle.db);
+      agreed, sum(n) as n
+    from (
+      select local_date, condition, rule_status, doctor_status, agreed, n from agreement_counts
+      union all
+      select local_date, condition, rule_status, doctor_status, agreed, n
+      from agreement_count_deltas
+    ) kept
+    group by local_date, condition, rule_status, doctor_status, agreed
+    having sum(n) <> 0`.execute(handle.db);
   return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
 }
 
@@ -65,4 +82,45 @@ function withAllTime(rows: Row[]): Row[] {
     totals.set(id, total);
   }
   return [...rows, ...totals.values()];
+}
+
+/** The live count and the worklists' lengths as the server reads them (each row plus deltas). */
+export async function keptTotals(handle: DatabaseHandle): Promise<number[]> {
+  const count = (signedOff?: boolean) =>
+    assessmentsRepository.count(handle.db, handle.engine, {
+      textTerms: [],
+      numberTerms: [],
+      signedOff,
+    });
+  return [
+    await count(),
+    await count(true),
+    await worklistsRepository.total(handle.db, 'review'),
+    await worklistsRepository.total(handle.db, 'follow_up'),
+  ];
+}
+
+/** The same counted from the stored rows. */
+export async function countedTotals(handle: DatabaseHandle): Promise<number[]> {
+  const yes = sql.raw(handle.engine === 'postgres' ? 'true' : '1');
+  const { rows } = await sql<Record<string, number | string>>`select
+      (select count(*) from assessments where deleted_at is null) as live,
+      (select count(*) from assessments where deleted_at is null and signed_off = ${yes})
+        as signed_off,
+      (select count(*) from assessments
+        where deleted_at is null and signed_off = ${yes} and not exists (
+          select 1 from doctor_reviews d where d.assessment_id = assessments.id and d.locked = ${yes}
+        )) as review,
+      (select count(*) from patient_follow_ups) as follow_up`.execute(handle.db);
+  const row = rows[0] ?? {};
+  return [row.live, row.signed_off, row.review, row.follow_up].map(Number);
+}
+
+/** Rows waiting in the delta tables (migration kept-count-deltas). */
+export async function pendingDeltas(handle: DatabaseHandle): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`select
+      (select count(*) from population_count_deltas) + (select count(*) from agreement_count_deltas)
+      + (select count(*) from assessment_total_deltas) + (select count(*) from worklist_total_deltas)
+      as n`.execute(handle.db);
+  return Number(rows[0]?.n ?? 0);
 }

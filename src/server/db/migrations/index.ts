@@ -20,6 +20,7 @@ import { followUpInPlace } from './20261126T0100-follow-up-in-place.ts';
 import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
 import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
 import { cdsFhirServers } from './20261128T0100-cds-fhir-servers.ts';
+import { keptCountDeltas } from './20261128T0600-kept-count-deltas.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -44,4 +45,5 @@ export const migrations: readonly TriageMigration[] = [
   liveCountAtCommit,
   followUpOnInsert,
   cdsFhirServers,
+  keptCountDeltas,
 ];

@@ -1,5 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { AgreementCountsTable, Database, PopulationCountsTable } from '../schema.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { DatabaseHandle } from '../database.ts';
+import { foldStatements } from '../migrations/20261128T0600-kept-count-deltas.ts';
+import type { AgreementCountsTable, PopulationCountsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 /*
@@ -8,17 +10,14 @@ import type { Executor } from './executor.ts';
  * local date, condition, rules' status, doctor's status and agreement.
  *
  * Kept by the services rather than by triggers. Each change collects what it moves into a
- * KeptCountChanges and applies it once, as its last write, one upsert per table with the keys in
- * one fixed order. On PostgreSQL `n = n + delta` locks the row until commit, and two
- * transactions that lock two rows in opposite orders deadlock: row triggers would lock in the
- * order rows change, and an update removes the old results (in the order the table happens to
- * hold them) before it adds the new ones, so an update from MAYBE to TRUE beside one from TRUE to
- * MAYBE could each wait for the other. Applied once, sorted, population before agreement, every
- * transaction takes these locks in the same order, after the assessment row it changes (the
- * locks those changes take first). The contributions a change takes away are read after its
- * assessment row is locked, so a review lock and a delete of the same assessment each see what the
- * other committed. SQLite's group commit runs each change in a savepoint of its own, which takes
- * its counts back with everything else if it fails.
+ * KeptCountChanges and inserts it as delta rows (migration kept-count-deltas), which no other
+ * transaction waits for: the twelve rows of a day's counts were raised in place by every save
+ * before, and every save of the day waited there for the one before it to commit. A count is its
+ * row plus its deltas, added up as it is read; `compact`, run every second by the server
+ * (services/kept-count-compaction.ts), folds the deltas into the rows. The contributions a change
+ * takes away are read after its assessment row is locked, so a review lock and a delete of the
+ * same assessment each see what the other committed. SQLite's group commit runs each change in a
+ * savepoint of its own, which takes its deltas back with everything else if it fails.
  *
  * Every writer of results, review locks or an assessment's deleted_at must do the same: the
  * assessment services, the review service and the seed do.
@@ -35,15 +34,10 @@ export type AgreementCountSum = Omit<AgreementCountsTable, 'n' | 'local_date'> &
 };
 
 /** No dates: the all-time rows; otherwise the days of the range, never the all-time rows. */
-function dateCondition(
-  eb: ExpressionBuilder<Database, 'population_counts' | 'agreement_counts'>,
-  range: LocalDateRange,
-): Expression<SqlBool> {
-  if (range.from === undefined && range.to === undefined) {
-    return eb('local_date', '=', allTime);
-  }
-  const from = eb('local_date', '>=', range.from ?? earliestDate);
-  return range.to === undefined ? from : eb.and([from, eb('local_date', '<=', range.to)]);
+function dateCondition(range: LocalDateRange): RawBuilder<SqlBool> {
+  if (range.from === undefined && range.to === undefined) return sql`local_date = ${allTime}`;
+  const from = sql<SqlBool>`local_date >= ${range.from ?? earliestDate}`;
+  return range.to === undefined ? from : sql`${from} and local_date <= ${range.to}`;
 }
 
 export type PopulationCountKey = Omit<PopulationCountsTable, 'n'>;
@@ -114,12 +108,9 @@ export class KeptCountChanges {
   }
 }
 
-/** The rows that change, in the one order every transaction locks them in. */
-function sortedChanges<T extends { n: number }>(changes: Map<string, T>): T[] {
-  return [...changes.entries()]
-    .filter(([, row]) => row.n !== 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, row]) => row);
+/** The keys whose count changes. */
+function changed<T extends { n: number }>(changes: Map<string, T>): T[] {
+  return [...changes.values()].filter((row) => row.n !== 0);
 }
 
 /** The agreement key of a review row: '' for no doctor status, agreed as 0 or 1. */
@@ -145,66 +136,73 @@ export function agreementCountKey(
 const rowsPerStatement = 1_000;
 
 export const keptCountsRepository = {
-  /**
-   * Applies a transaction's changes as its last write to them: one statement per table, the keys
-   * sorted, population before agreement (see above).
-   */
+  /** Inserts a transaction's changes as deltas: nothing that another transaction waits for. */
   async apply(db: Executor, changes: KeptCountChanges): Promise<void> {
-    // In key order, a statement at most `rowsPerStatement` rows: a seed's batch touches thousands
-    // of keys, more than SQLite takes parameters in one statement.
-    const population = sortedChanges(changes.population);
+    // A statement at most `rowsPerStatement` rows: a seed's batch touches thousands of keys, more
+    // than SQLite takes parameters in one statement.
+    const population = changed(changes.population);
     for (let start = 0; start < population.length; start += rowsPerStatement) {
       await db
-        .insertInto('population_counts')
+        .insertInto('population_count_deltas')
         .values(population.slice(start, start + rowsPerStatement))
-        .onConflict((conflict) =>
-          conflict
-            .columns(['local_date', 'condition', 'risk_status'])
-            .doUpdateSet({ n: sql`population_counts.n + excluded.n` }),
-        )
         .execute();
     }
-    const agreement = sortedChanges(changes.agreement);
+    const agreement = changed(changes.agreement);
     for (let start = 0; start < agreement.length; start += rowsPerStatement) {
       await db
-        .insertInto('agreement_counts')
+        .insertInto('agreement_count_deltas')
         .values(agreement.slice(start, start + rowsPerStatement))
-        .onConflict((conflict) =>
-          conflict
-            .columns(['local_date', 'condition', 'rule_status', 'doctor_status', 'agreed'])
-            .doUpdateSet({ n: sql`agreement_counts.n + excluded.n` }),
-        )
         .execute();
     }
+  },
+
+  /**
+   * Folds the deltas of the kept counts, the live count and the worklists' lengths into their
+   * rows, atomically; every count reads the same before and after. On PostgreSQL one instance
+   * folds at a time (a transaction advisory lock per schema; the others skip their turn), and each
+   * fold takes only the deltas committed when its statement began.
+   */
+  async compact(database: DatabaseHandle): Promise<void> {
+    await database.transaction(async (trx) => {
+      if (database.engine === 'postgres') {
+        const { rows } = await sql<{ folding: boolean }>`select pg_try_advisory_xact_lock(
+            hashtext(current_schema() || '.triage.kept_count_fold')) as folding`.execute(trx);
+        if (rows[0]?.folding !== true) return;
+      }
+      for (const statement of foldStatements(database.engine)) {
+        await sql.raw(statement).execute(trx);
+      }
+    });
   },
 
   /** Live assessments per condition and risk status, created within the local dates given. */
-  populationCounts(
+  async populationCounts(
     db: Executor,
     range: LocalDateRange,
   ): Promise<{ condition: string; risk_status: string; n: number | string }[]> {
-    return db
-      .selectFrom('population_counts')
-      .where((eb) => dateCondition(eb, range))
-      .select((eb) => ['condition', 'risk_status', eb.fn.sum<number | string>('n').as('n')])
-      .groupBy(['condition', 'risk_status'])
-      .execute();
+    const { rows } = await sql<{ condition: string; risk_status: string; n: number | string }>`
+      select condition, risk_status, sum(n) as n from (
+        select condition, risk_status, n from population_counts where ${dateCondition(range)}
+        union all
+        select condition, risk_status, n from population_count_deltas
+        where ${dateCondition(range)}
+      ) kept
+      group by condition, risk_status`.execute(db);
+    return rows;
   },
 
   /** Decided rows of finalized reviews of live assessments created within the local dates. */
-  agreementCounts(db: Executor, range: LocalDateRange): Promise<AgreementCountSum[]> {
-    return db
-      .selectFrom('agreement_counts')
-      .where((eb) => dateCondition(eb, range))
-      .select((eb) => [
-        'condition',
-        'rule_status',
-        'doctor_status',
-        'agreed',
-        eb.fn.sum<number | string>('n').as('n'),
-      ])
-      .groupBy(['condition', 'rule_status', 'doctor_status', 'agreed'])
-      .execute();
+  async agreementCounts(db: Executor, range: LocalDateRange): Promise<AgreementCountSum[]> {
+    const { rows } = await sql<AgreementCountSum>`
+      select condition, rule_status, doctor_status, agreed, sum(n) as n from (
+        select condition, rule_status, doctor_status, agreed, n from agreement_counts
+        where ${dateCondition(range)}
+        union all
+        select condition, rule_status, doctor_status, agreed, n from agreement_count_deltas
+        where ${dateCondition(range)}
+      ) kept
+      group by condition, rule_status, doctor_status, agreed`.execute(db);
+    return rows;
   },
 
   /**

@@ -122,14 +122,15 @@ export const worklistsRepository = {
       .execute();
   },
 
-  /** The length of a list, kept by the database. */
+  /** The length of a list, kept by the database: its row plus the changes not yet folded in. */
   async total(db: Executor, list: 'review' | 'follow_up'): Promise<number> {
-    const row = await db
-      .selectFrom('worklist_totals')
-      .select('total')
-      .where('list', '=', list)
-      .executeTakeFirst();
-    return Number(row?.total ?? 0);
+    const { rows } = await sql<{ total: number | string | null }>`
+      select sum(total) as total from (
+        select total from worklist_totals where list = ${list}
+        union all
+        select total from worklist_total_deltas where list = ${list}
+      ) kept`.execute(db);
+    return Number(rows[0]?.total ?? 0);
   },
 
   /** The conditions at High or Moderate of the given assessments. */
