@@ -6,6 +6,7 @@ import { isMetricsToken } from '../metrics.ts';
 import { resolveApiToken, type ApiTokenIdentity } from '../services/api-tokens.ts';
 import { recordAudit } from '../services/audit.ts';
 import { can, type Action } from './policy.ts';
+import type { Requester } from './requester.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
 
 /**
@@ -63,7 +64,7 @@ export function requireUser(request: FastifyRequest): SessionUser {
 }
 
 /** Who makes a request: the signed-in user and the address, as services and the audit need. */
-export function requesterOf(request: FastifyRequest): { user: SessionUser; address: string } {
+export function requesterOf(request: FastifyRequest): Requester {
   return { user: requireUser(request), address: request.ip };
 }
 

@@ -35,6 +35,7 @@ import {
   patientRecordsRepository,
   type PatientRecordRow,
 } from '../db/repositories/patient-records.ts';
+import type { Requester } from '../auth/requester.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
@@ -54,11 +55,6 @@ import { assertNumberFree, insertPatientRecord } from './patients.ts';
 
 type AssessmentBody = z.output<typeof assessmentBodySchema>;
 type ListQuery = z.output<typeof assessmentListQuerySchema>;
-
-export interface Requester {
-  user: SessionUser;
-  address: string;
-}
 
 function notFound(): AppError {
   return new AppError(404, 'not_found', 'Failed to load assessment');

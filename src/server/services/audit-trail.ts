@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { csvRow } from '../csv.ts';
 import { auditRepository, presentAuditEvent, type AuditFilter } from '../db/repositories/audit.ts';
 import { endOfDayExclusive, startOfDay } from '../time.ts';
-import type { Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
 import { recordAudit } from './audit.ts';
 
 type AuditQuery = z.infer<typeof auditQuerySchema>;

@@ -11,7 +11,7 @@ import {
 } from '../extraction/index.ts';
 import { localDate } from '../time.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
-import type { Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
 
 function diagnosedOf(row: DiagnosedColumns): NoteInput['diagnosed'] {
   const diagnosed: NoteInput['diagnosed'] = {};

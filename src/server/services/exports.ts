@@ -15,7 +15,8 @@ import {
 import { presentAssessment } from '../presenters/assessment.ts';
 import { localDate } from '../time.ts';
 import { storedPatientInput } from './assessment-records.ts';
-import { historyFilter, type Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
+import { historyFilter } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 import {
   assessmentResources,

@@ -22,7 +22,8 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
-import { getAssessment, type Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
+import { getAssessment } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 import { formatScore } from '../../shared/display.ts';
 

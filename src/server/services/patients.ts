@@ -25,7 +25,7 @@ import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentPatient, presentTimelineEntry } from '../presenters/patient.ts';
 import { localDate } from '../time.ts';
-import type { Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
 import { recordAudit } from './audit.ts';
 
 type PatientBody = z.output<typeof patientBodySchema>;

@@ -27,7 +27,8 @@ import type { AppContext } from '../context.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
 import { presentReview } from '../presenters/review.ts';
 import { localDate } from '../time.ts';
-import { getAssessment, type Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
+import { getAssessment } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 
 const reportDisclaimer = [

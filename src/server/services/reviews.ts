@@ -24,7 +24,7 @@ import { csvRow } from '../csv.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAgreement, presentReview } from '../presenters/review.ts';
-import type { Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
 import { recordAudit } from './audit.ts';
 
 type ReviewBody = z.output<typeof reviewBodySchema>;

@@ -25,7 +25,8 @@ import {
   type LockedReviewRow,
 } from '../db/repositories/rule-set-impact.ts';
 import { storedPatientInput } from './assessment-records.ts';
-import { historyFilter, type Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
+import { historyFilter } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 
 /** Whole local days, both inclusive, either open; already validated (from not after to). */

@@ -14,7 +14,7 @@ import {
 } from '../db/repositories/worklists.ts';
 import { AppError } from '../errors.ts';
 import { localDate } from '../time.ts';
-import type { Requester } from './assessments.ts';
+import type { Requester } from '../auth/requester.ts';
 import { recordAudit } from './audit.ts';
 
 const dayMs = 86_400_000;
