@@ -29,6 +29,10 @@ describe('the one-way import rules', () => {
     ['src/web/components/Bar.tsx', "import { x } from '../pages/dashboard/x.ts';"],
     ['src/web/components/assessment/Bar.tsx', "import { x } from '../../pages/assessment/x.ts';"],
     ['src/web/components/assessment/Bar.tsx', "import { x } from '../../../server/app.ts';"],
+    ['src/web/hooks/useX.ts', "import { x } from '../pages/assessment/form.ts';"],
+    ['src/web/offline/outbox.ts', "import { x } from '../pages/assessment/draft.ts';"],
+    ['src/web/session/SessionProvider.tsx', "import { x } from '../pages/assessment/draft.ts';"],
+    ['src/web/assessment/form.ts', "import { x } from '../pages/assessment/Step.tsx';"],
   ])('forbids %s: %s', async (file, code) => {
     expect(await violations(file, code)).toEqual(['no-restricted-imports']);
   });
@@ -40,6 +44,9 @@ describe('the one-way import rules', () => {
     ['src/cli/main.ts', "import { x } from '../server/app.ts';"],
     ['src/web/pages/review/ReviewPage.tsx', "import { x } from '../assessment/x.ts';"],
     ['src/web/components/review/Bar.tsx', "import { x } from '../assessment/display.ts';"],
+    ['src/web/App.tsx', "import { x } from './pages/DashboardPage.tsx';"],
+    ['src/web/pages/assessment/Step.tsx', "import { x } from '../../assessment/form.ts';"],
+    ['src/web/offline/outbox.ts', "import { x } from '../assessment/draft.ts';"],
   ])('allows %s: %s', async (file, code) => {
     expect(await violations(file, code)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import {
 import { ApiError } from '../api/client.ts';
 import { deleteAssessment, listAssessments, type HistoryFilter } from '../api/history.ts';
 import { errorMessage } from '../forms.ts';
-import { historyState, listingFailureMessage } from '../pages/dashboard/historyState.ts';
+import { historyState, listingFailureMessage } from './historyState.ts';
 import { assessmentDeleted, assessmentListsChanged, queryKeys } from './serverState.ts';
 
 /**

@@ -13,9 +13,9 @@ import { errorMessage } from '../forms.ts';
 import { OutboxLockedError, useOutbox } from '../offline/OutboxContext.ts';
 import { listRuleSetsOrCopy } from '../offline/ruleSetCopy.ts';
 import { offlineTexts } from '../offline/texts.ts';
-import { activeRuleSetOf, type ActiveRuleSet } from '../pages/assessment/activeRuleSet.ts';
-import { clearAssessmentDraft, writeDraft } from '../pages/assessment/draft.ts';
-import { readDraft } from '../pages/assessment/readDraft.ts';
+import { activeRuleSetOf, type ActiveRuleSet } from '../assessment/activeRuleSet.ts';
+import { clearAssessmentDraft, writeDraft } from '../assessment/draft.ts';
+import { readDraft } from '../assessment/readDraft.ts';
 import {
   assessmentBody,
   formFromAssessment,
@@ -26,7 +26,7 @@ import {
   sameContent,
   type AssessmentForm,
   type ParsedDemographics,
-} from '../pages/assessment/form.ts';
+} from '../assessment/form.ts';
 import {
   saveFailure,
   signOffFailure,
@@ -38,8 +38,8 @@ import {
   patientAgeFor,
   patientProblems,
   withChosenPatient,
-} from '../pages/assessment/patient.ts';
-import type { StepFacts } from '../pages/assessment/steps.ts';
+} from '../assessment/patient.ts';
+import type { StepFacts } from '../assessment/steps.ts';
 
 /** What the wizard holds: the answers being edited and, once saved, the stored assessment. */
 export interface WizardRecord {

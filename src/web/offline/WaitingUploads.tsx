@@ -4,7 +4,7 @@ import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine
 import { formatLocalDateTime } from '../format.ts';
 import { notifications } from '@mantine/notifications';
 import { generateAssessmentCode } from '../../engine/index.ts';
-import { writeDraft, type AssessmentDraft } from '../pages/assessment/draft.ts';
+import { writeDraft, type AssessmentDraft } from '../assessment/draft.ts';
 import type { OutboxEntry } from './outbox.ts';
 import { useOutbox } from './OutboxContext.ts';
 import { OutboxUnlock } from './OutboxUnlock.tsx';

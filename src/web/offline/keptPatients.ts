@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ageOn, patientSchema, type Patient } from '../../shared/api/patients.ts';
-import { localDay } from '../pages/assessment/patient.ts';
+import { localDay } from '../assessment/patient.ts';
 import { seal, unseal } from './outboxCrypto.ts';
 import type { PatientStore } from './outbox.ts';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client.ts';
-import { newDraft } from '../pages/assessment/draft.ts';
-import { emptyForm } from '../pages/assessment/form.ts';
+import { newDraft } from '../assessment/draft.ts';
+import { emptyForm } from '../assessment/form.ts';
 import { memoryStore, testKey } from './memoryStore.ts';
 import { seal, unseal, type Sealed } from './outboxCrypto.ts';
 import { queueSave, readOutbox, removeCode, sendOutbox, type QueuedContent } from './outbox.ts';

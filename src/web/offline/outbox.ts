@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../api/client.ts';
-import { serializeDraft, type AssessmentDraft } from '../pages/assessment/draft.ts';
-import { parseDraft } from '../pages/assessment/readDraft.ts';
+import { serializeDraft, type AssessmentDraft } from '../assessment/draft.ts';
+import { parseDraft } from '../assessment/readDraft.ts';
 import { seal, unseal, type Sealed, type WrappedKey } from './outboxCrypto.ts';
 
 /**

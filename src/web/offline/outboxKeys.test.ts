@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Patient } from '../../shared/api/patients.ts';
-import { newDraft } from '../pages/assessment/draft.ts';
-import { emptyForm } from '../pages/assessment/form.ts';
+import { newDraft } from '../assessment/draft.ts';
+import { emptyForm } from '../assessment/form.ts';
 import { keepPatients, searchKeptPatients } from './keptPatients.ts';
 import { memoryStore, testKey } from './memoryStore.ts';
 import { queueSave, readOutbox, type QueuedContent } from './outbox.ts';

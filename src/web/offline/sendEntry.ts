@@ -1,5 +1,5 @@
 import { saveNewAssessment, updateAssessment } from '../api/assessments.ts';
-import { assessmentBody } from '../pages/assessment/form.ts';
+import { assessmentBody } from '../assessment/form.ts';
 import type { OutboxContent } from './outbox.ts';
 
 /** Sends one entry as the wizard would have: a first save by its code, or an update. */

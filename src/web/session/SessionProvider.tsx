@@ -18,7 +18,7 @@ import {
 } from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { lockOutboxes } from '../offline/outboxKeys.ts';
-import { clearAssessmentDraft } from '../pages/assessment/draft.ts';
+import { clearAssessmentDraft } from '../assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
 import {
   clearServerSignOutPending,

@@ -13,7 +13,13 @@ import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { OutboxUnlock } from '../../offline/OutboxUnlock.tsx';
 import { useOnline } from '../../offline/useOnline.ts';
 import { DemographicsStep } from './DemographicsStep.tsx';
-import { canOpenStep, firstStep, isStepComplete, landingStep, resultsStep } from './steps.ts';
+import {
+  canOpenStep,
+  firstStep,
+  isStepComplete,
+  landingStep,
+  resultsStep,
+} from '../../assessment/steps.ts';
 import {
   parseStep,
   wizardSteps,

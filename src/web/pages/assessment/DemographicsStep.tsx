@@ -10,8 +10,8 @@ import {
   type DemographicsForm,
   type ParsedDemographics,
   type PatientForm,
-} from './form.ts';
-import type { PatientProblems } from './patient.ts';
+} from '../../assessment/form.ts';
+import type { PatientProblems } from '../../assessment/patient.ts';
 import { PatientField } from './PatientField.tsx';
 
 /** Fields restored with a value show their message at once; empty ones once visited. */

@@ -28,7 +28,7 @@ import {
   lastDoctorVisitOption,
   prescriptionDurationOption,
 } from '../../components/assessment/display.ts';
-import { withManagementAnswer } from './form.ts';
+import { withManagementAnswer } from '../../assessment/form.ts';
 
 /** A diagnosed condition's answer with the choices made so far (a choice not made is absent). */
 function diagnosedAnswer(

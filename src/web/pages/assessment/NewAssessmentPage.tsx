@@ -9,10 +9,10 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { useOutbox } from '../../offline/OutboxContext.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
-import { newDraft, writeDraft, type AssessmentDraft } from './draft.ts';
-import { readDraftFor } from './readDraft.ts';
-import { emptyForm, type AssessmentForm } from './form.ts';
-import { withChosenPatient } from './patient.ts';
+import { newDraft, writeDraft, type AssessmentDraft } from '../../assessment/draft.ts';
+import { readDraftFor } from '../../assessment/readDraft.ts';
+import { emptyForm, type AssessmentForm } from '../../assessment/form.ts';
+import { withChosenPatient } from '../../assessment/patient.ts';
 
 function startDraft(userId: string, form: AssessmentForm = emptyForm): AssessmentDraft {
   return newDraft(userId, generateAssessmentCode(Date.now(), Math.random), form);

@@ -17,7 +17,7 @@ import {
 import { usePatientSearch, type PatientSearch } from '../../hooks/usePatientSearch.ts';
 import { useOutbox } from '../../offline/OutboxContext.ts';
 import { offlineTexts } from '../../offline/texts.ts';
-import { isNewPatient, isPatientByNumber, type PatientForm } from './form.ts';
+import { isNewPatient, isPatientByNumber, type PatientForm } from '../../assessment/form.ts';
 import {
   asNewPatient,
   asPatientByNumber,
@@ -25,7 +25,7 @@ import {
   patientLabel,
   withPatientNumber,
   type PatientProblems,
-} from './patient.ts';
+} from '../../assessment/patient.ts';
 
 const nameMaxLength = patientNameSchema.maxLength ?? 200;
 

@@ -24,15 +24,15 @@ import { LoadingText, loadingTexts } from '../../components/errors/LoadingText.t
 import { Figure } from '../../components/assessment/Figure.tsx';
 import { ReplacedNotes } from '../../components/assessment/ReplacedNotes.tsx';
 import { SignOffDialog } from '../../components/assessment/SignOffDialog.tsx';
-import { formatLocalDateTime } from '../../format.ts';
+import { formatLocalDateTime, screenBmi } from '../../format.ts';
 import type { AssessmentWizardState } from '../../hooks/useAssessmentWizard.ts';
 import { usePreviousAssessment } from '../../hooks/usePreviousAssessment.ts';
 import { safeGreen, safeOrange } from '../../components/assessment/display.ts';
-import { formatBmi, formatScore } from '../../../shared/display.ts';
+import { formatScore } from '../../../shared/display.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { useOnline } from '../../offline/useOnline.ts';
-import { ruleSetLabel } from './activeRuleSet.ts';
-import { hasInvalidDemographics } from './form.ts';
+import { ruleSetLabel } from '../../assessment/activeRuleSet.ts';
+import { hasInvalidDemographics } from '../../assessment/form.ts';
 import { saveButtonState, wizardTexts } from '../../components/assessment/messages.ts';
 import { PatientPanel, SinceLastSection } from './SinceLastSection.tsx';
 
@@ -49,7 +49,7 @@ function Summary({
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label="Summary">
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
-        <Figure label="Patient BMI">{formatBmi(result.patientBMI)}</Figure>
+        <Figure label="Patient BMI">{screenBmi(result.patientBMI)}</Figure>
         <div>
           <Text size="sm" c="dimmed">
             Assessment status

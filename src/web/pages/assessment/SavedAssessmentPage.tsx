@@ -8,8 +8,8 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
-import { readDraftFor } from './readDraft.ts';
-import { formFromAssessment } from './form.ts';
+import { readDraftFor } from '../../assessment/readDraft.ts';
+import { formFromAssessment } from '../../assessment/form.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
 
 /** The stored assessment, with this tab's unsaved changes to it when there are any. */

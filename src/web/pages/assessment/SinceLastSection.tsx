@@ -6,14 +6,13 @@ import {
   type RiskStatus,
 } from '../../../engine/index.ts';
 import type { PatientAssessment } from '../../../shared/api/patients.ts';
-import { formatBmi } from '../../../shared/display.ts';
 import { formatBmiChange, formatScoreChange, sinceLast } from '../../../shared/since-last.ts';
 import { RiskStatusBadge } from '../../components/assessment/RiskStatusBadge.tsx';
 import { ScrollableTable } from '../../components/ScrollableTable.tsx';
-import { formatLocalDateTime } from '../../format.ts';
+import { formatLocalDateTime, screenBmi } from '../../format.ts';
 import type { PreviousAssessmentLoad } from '../../hooks/usePreviousAssessment.ts';
-import { isNewPatient, type PatientForm } from './form.ts';
-import { patientLabel } from './patient.ts';
+import { isNewPatient, type PatientForm } from '../../assessment/form.ts';
+import { patientLabel } from '../../assessment/patient.ts';
 
 const notScored = 'Not scored';
 const statusColumnWidth = 150;
@@ -111,7 +110,7 @@ export function SinceLastSection({
         {comparison.previousCode !== null && ` (${comparison.previousCode})`}.
       </Text>
       <Text>
-        BMI {formatBmi(comparison.bmiThen)} then, {formatBmi(comparison.bmiNow)} now:{' '}
+        BMI {screenBmi(comparison.bmiThen)} then, {screenBmi(comparison.bmiNow)} now:{' '}
         <Text span fw={700}>
           {bmiChange === null ? 'not comparable (BMI not recorded)' : formatBmiChange(bmiChange)}
         </Text>

@@ -15,7 +15,7 @@ import {
 import { ChoiceGroup } from '../../components/assessment/ChoiceGroup.tsx';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
 import { severityLabels, weightChangeLabels } from '../../components/assessment/display.ts';
-import { symptomAnswers, withSymptomAnswer } from './form.ts';
+import { symptomAnswers, withSymptomAnswer } from '../../assessment/form.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
 
 const severityOptions = SEVERITIES.map((value) => ({ value, label: severityLabels[value] }));

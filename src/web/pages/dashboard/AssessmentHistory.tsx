@@ -36,7 +36,7 @@ import { WaitingUploads } from '../../offline/WaitingUploads.tsx';
 import { noDates, type DateRange } from '../../components/dateRange.ts';
 import { historyFilter } from './historyFilters.ts';
 import { byteCountText, foundText } from './historyFormat.ts';
-import { historyView } from './historyState.ts';
+import { historyView } from '../../hooks/historyState.ts';
 import { HistoryRow, type RowActions } from './HistoryRow.tsx';
 import { PopulationPanel } from './PopulationPanel.tsx';
 

@@ -15,7 +15,7 @@ import {
   listingFailureMessage,
   type HistoryQuery,
   type HistoryState,
-} from './historyState.ts';
+} from '../../hooks/historyState.ts';
 
 function summary(id: string, overrides: Partial<AssessmentSummary> = {}): AssessmentSummary {
   return {

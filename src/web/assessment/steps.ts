@@ -1,5 +1,5 @@
-import type { Demographics, ManagementAnswers, SymptomAnswers } from '../../../engine/index.ts';
-import type { WizardStep } from '../../components/assessment/wizardSteps.ts';
+import type { Demographics, ManagementAnswers, SymptomAnswers } from '../../engine/index.ts';
+import type { WizardStep } from '../components/assessment/wizardSteps.ts';
 import { anyManagementRecorded, anySymptomRecorded } from './form.ts';
 
 export const firstStep: WizardStep = 1;

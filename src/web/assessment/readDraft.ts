@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { GENDERS } from '../../../engine/index.ts';
-import { patientReferenceSchema } from '../../../shared/api/patients.ts';
-import { assessmentInputSchema } from '../../../shared/assessment-input.ts';
+import { GENDERS } from '../../engine/index.ts';
+import { patientReferenceSchema } from '../../shared/api/patients.ts';
+import { assessmentInputSchema } from '../../shared/assessment-input.ts';
 import { draftFormat, draftStorageKey, type AssessmentDraft, type DraftStorage } from './draft.ts';
 import { emptyPatientForm } from './form.ts';
 

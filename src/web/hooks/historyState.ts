@@ -1,5 +1,5 @@
-import type { AssessmentList, AssessmentSummary } from '../../../shared/api/assessments.ts';
-import { friendlyMessages } from '../../../shared/texts.ts';
+import type { AssessmentList, AssessmentSummary } from '../../shared/api/assessments.ts';
+import { friendlyMessages } from '../../shared/texts.ts';
 
 /**
  * The history's data as the query holds it. A new search keeps the rows on screen until its answer

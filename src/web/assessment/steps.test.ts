@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canOpenStep, isStepComplete, landingStep, type StepFacts } from './steps.ts';
-import type { WizardStep } from '../../components/assessment/wizardSteps.ts';
+import type { WizardStep } from '../components/assessment/wizardSteps.ts';
 
 const nothing: StepFacts = {
   demographics: {},

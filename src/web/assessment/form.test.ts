@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Assessment } from '../../../shared/api/assessments.ts';
-import { assessmentInputSchema } from '../../../shared/assessment-input.ts';
+import type { Assessment } from '../../shared/api/assessments.ts';
+import { assessmentInputSchema } from '../../shared/assessment-input.ts';
 import {
   anyManagementRecorded,
   anySymptomRecorded,

@@ -1,6 +1,6 @@
-import type { Assessment, AssessmentBody } from '../../../shared/api/assessments.ts';
-import { DEMOGRAPHIC_RANGES } from '../../../shared/assessment-input.ts';
-import type { PatientReference } from '../../../shared/api/patients.ts';
+import type { Assessment, AssessmentBody } from '../../shared/api/assessments.ts';
+import { DEMOGRAPHIC_RANGES } from '../../shared/assessment-input.ts';
+import type { PatientReference } from '../../shared/api/patients.ts';
 import type {
   Condition,
   Demographics,
@@ -11,7 +11,7 @@ import type {
   RiskFactorAnswers,
   SymptomAnswer,
   SymptomAnswers,
-} from '../../../engine/index.ts';
+} from '../../engine/index.ts';
 
 /** The demographics as typed: numbers stay text until they are valid, so nothing typed is lost. */
 export interface DemographicsForm {

@@ -1,6 +1,6 @@
-import { isKnownRuleSetVersion, ruleSetByVersion, type RuleSet } from '../../../engine/index.ts';
-import type { RuleSetSummary } from '../../../shared/api/rule-sets.ts';
-import { wizardTexts } from '../../components/assessment/messages.ts';
+import { isKnownRuleSetVersion, ruleSetByVersion, type RuleSet } from '../../engine/index.ts';
+import type { RuleSetSummary } from '../../shared/api/rule-sets.ts';
+import { wizardTexts } from '../components/assessment/messages.ts';
 
 /** The rule set the server scores saves with, as the wizard knows it. */
 export type ActiveRuleSet =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULE_SET, ruleSetByVersion } from '../../../engine/index.ts';
+import { DEFAULT_RULE_SET, ruleSetByVersion } from '../../engine/index.ts';
 import { activeRuleSetOf, ruleSetLabel } from './activeRuleSet.ts';
 
 const trial = '2.0-dm2-bmi-0.25';

@@ -4,8 +4,8 @@ import {
   patientNumberMessage,
   patientNumberSchema,
   type Patient,
-} from '../../../shared/api/patients.ts';
-import { calendarDateSchema } from '../../../shared/api/calendar-date.ts';
+} from '../../shared/api/patients.ts';
+import { calendarDateSchema } from '../../shared/api/calendar-date.ts';
 import { emptyPatientForm, type AssessmentForm, type PatientForm } from './form.ts';
 
 /** A day as YYYY-MM-DD on the browser's calendar. */

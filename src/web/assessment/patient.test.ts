@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patientNumberMessage, type Patient } from '../../../shared/api/patients.ts';
+import { patientNumberMessage, type Patient } from '../../shared/api/patients.ts';
 import { emptyForm, emptyPatientForm, type PatientForm } from './form.ts';
 import {
   asNewPatient,
