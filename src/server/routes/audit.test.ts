@@ -67,7 +67,7 @@ describe.each(testDatabases())('the audit trail download on $engine', (testDatab
 
     const csv = await download(admin.cookie, '?user=nurse-named');
     expect(csv.body.split('\r\n')[0]).toBe(
-      'id,at,user_id,username,action,target_type,target_id,outcome,address',
+      'id,at,user_id,username,action,target_type,target_id,outcome,address,detail',
     );
     expect(csv.body).not.toContain('Nia Named');
   });
