@@ -95,9 +95,7 @@ export default tseslint.config(
   },
   {
     // Each browser test's `test` checks with axe whatever page it ends on (e2e/page-checks.ts).
-    // The offline specs are another developer's at the moment and move over with them.
     files: ['e2e/**/*.spec.ts'],
-    ignores: ['e2e/offline*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import {
   enterCase1Demographics,
   enterCase1Management,
@@ -10,7 +10,7 @@ import {
   signInAsNurse,
 } from './assessment-fixtures.ts';
 import { adminPassword, adminUsername, signIn } from './fixtures.ts';
-import { waitForInstalledApp } from './page-checks.ts';
+import { expect, test, waitForInstalledApp } from './page-checks.ts';
 
 const needsConnection = 'This needs a connection to the server. You are offline.';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
