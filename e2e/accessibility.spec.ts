@@ -5,9 +5,10 @@ import {
   enterCase1RiskFactors,
   enterCase1Symptoms,
   expectHeading,
+  nurse,
   signInAsNurse,
 } from './assessment-fixtures.ts';
-import { signInAsAdmin } from './fixtures.ts';
+import { signInAsAdmin, unlockDevice } from './fixtures.ts';
 import {
   animationsFinished,
   expect,
@@ -200,6 +201,12 @@ for (const viewport of [
       await context.setOffline(true);
       await page.goto('/assessments/new');
       await expectHeading(page, 'Patient Demographics');
+      // A full page load locks what the device keeps until the password is typed: that panel too.
+      const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
+      await expect(unlock).toBeVisible();
+      await expectAccessible(page);
+      await unlockDevice(page, nurse.password);
+      await expect(unlock).toHaveCount(0);
       await enterCase1Demographics(page);
       await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
       await enterCase1RiskFactors(page);

@@ -39,3 +39,10 @@ export async function signInAsNewUser(
   await signOut(page);
   await signIn(page, username, newUserPassword);
 }
+
+/** Types the password that opens what the device keeps, as a full page load asks for it. */
+export async function unlockDevice(page: Page, password: string): Promise<void> {
+  const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
+  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+}

@@ -10,6 +10,7 @@ import {
   signInAsNurse,
   stepButton,
 } from './assessment-fixtures.ts';
+import { unlockDevice } from './fixtures.ts';
 import { expect, test, waitForInstalledApp } from './page-checks.ts';
 
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
@@ -56,13 +57,6 @@ function patientNumberField(page: Page) {
 
 function waitingList(page: Page) {
   return page.getByRole('region', { name: /Waiting to upload/ });
-}
-
-async function unlockWith(page: Page, password: string): Promise<void> {
-  const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
-  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
-  await unlock.getByRole('button', { name: 'Unlock' }).click();
-  await expect(unlock).toHaveCount(0);
 }
 
 /**
@@ -142,7 +136,10 @@ test('a returning patient found online is offered by name offline, after a reloa
 
   await context.setOffline(true);
   await page.reload();
-  await unlockWith(page, nurse.password);
+  await unlockDevice(page, nurse.password);
+  await expect(
+    page.getByRole('region', { name: 'Unlock what is kept on this device' }),
+  ).toHaveCount(0);
   const code = await saveCase1For(page, async () => {
     await patientNumberField(page).fill('ruth');
     await expect(page.getByText('Offline: patients kept on this device.')).toBeVisible();

@@ -9,7 +9,7 @@ import {
   nurse,
   signInAsNurse,
 } from './assessment-fixtures.ts';
-import { adminPassword, adminUsername, signIn } from './fixtures.ts';
+import { adminPassword, adminUsername, signIn, unlockDevice } from './fixtures.ts';
 import { expect, test, waitForInstalledApp } from './page-checks.ts';
 
 const needsConnection = 'This needs a connection to the server. You are offline.';
@@ -50,13 +50,6 @@ function waitingList(page: Page) {
   return page.getByRole('region', { name: /Waiting to upload/ });
 }
 
-/** Types the password that opens what the device keeps (after a reload). */
-async function unlockWith(page: Page, password: string): Promise<void> {
-  const unlock = page.getByRole('region', { name: 'Unlock what is kept on this device' });
-  await unlock.getByRole('textbox', { name: 'Password' }).fill(password);
-  await unlock.getByRole('button', { name: 'Unlock' }).click();
-}
-
 test('an assessment saved offline waits through a reload and uploads once when back online', async ({
   page,
   context,
@@ -82,11 +75,11 @@ test('an assessment saved offline waits through a reload and uploads once when b
   await page.reload();
   await expect(waitingList(page).getByText(code)).toHaveCount(0);
   await expect(waitingList(page).getByText('An assessment waits here to upload.')).toBeVisible();
-  await unlockWith(page, 'not her password');
+  await unlockDevice(page, 'not her password');
   await expect(
     page.getByText('This password does not open what is kept on this device.'),
   ).toBeVisible();
-  await unlockWith(page, nurse.password);
+  await unlockDevice(page, nurse.password);
   await expect(waitingList(page).getByText(code)).toBeVisible();
   await page.screenshot({ path: 'test-results/offline-waiting.png', fullPage: true });
 
@@ -167,7 +160,7 @@ test("an update the server refuses stays with the server's reason until discarde
   // The server's reason, as it gave it.
   await expect(refused).toContainText('Cannot update signed-off assessment');
   await page.reload();
-  await unlockWith(page, nurse.password);
+  await unlockDevice(page, nurse.password);
   await expect(refused.getByText('Not accepted by the server')).toBeVisible();
   await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
   await page.screenshot({ path: 'test-results/offline-refused.png', fullPage: true });
