@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * and CI run them; `npm test` leaves them out to stay quick.
  */
 const slowSuites = [
+  'src/cli/commands/backup.test.ts',
+  'src/cli/commands/serve-data-dir.test.ts',
   'src/cli/commands/serve-faults.test.ts',
   'src/cli/commands/serve-shutdown.test.ts',
   'src/server/database-failures.test.ts',
