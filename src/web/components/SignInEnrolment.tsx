@@ -60,7 +60,7 @@ export function SignInEnrolment({ onBack }: { onBack: (message: string | null) =
         {view.step === 'recovery codes' ? 'Your recovery codes' : 'Set up two-step sign-in'}
       </Title>
       {view.step !== 'recovery codes' && <Text>{secondFactorTexts.enrolmentPrompt}</Text>}
-      {view.step === 'loading' && <Loader aria-label="Loading" />}
+      {view.step === 'loading' && <Loader role="img" aria-label="Loading" />}
       {view.step === 'failed' && <Alert color="red">{view.message}</Alert>}
       {view.step === 'scan' && (
         <SecondFactorScan

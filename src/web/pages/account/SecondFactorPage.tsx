@@ -78,7 +78,7 @@ export function SecondFactorPage() {
           With two-step sign-in on, signing in asks for a code from an app on your phone after your
           password, so that a password alone cannot open your account.
         </Text>
-        {view.step === 'loading' && <Loader aria-label="Loading" />}
+        {view.step === 'loading' && <Loader role="img" aria-label="Loading" />}
         {view.step === 'failed' && <Alert color="red">{view.message}</Alert>}
         {view.step === 'status' && view.status.enrolled && (
           <Alert color="green">

@@ -178,7 +178,7 @@ export function AssessmentHistory({ user }: { user: SessionUser }) {
                 : ''}
             </Text>
             {state.status === 'loading' && view !== 'loading' && (
-              <Loader size="xs" aria-label="Updating the list" />
+              <Loader size="xs" role="img" aria-label="Updating the list" />
             )}
           </Group>
         </Stack>

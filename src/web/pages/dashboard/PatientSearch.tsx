@@ -97,7 +97,9 @@ export function PatientSearch() {
           maxLength={200}
           autoComplete="off"
           onChange={(event) => setSearch(event.currentTarget.value)}
-          rightSection={state.loading ? <Loader size="xs" aria-label="Searching" /> : null}
+          rightSection={
+            state.loading ? <Loader size="xs" role="img" aria-label="Searching" /> : null
+          }
           maw={480}
         />
         {/* Always present, so that screen readers announce each new count. */}
