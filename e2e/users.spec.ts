@@ -22,7 +22,9 @@ async function addUser(
 }
 
 function userRow(page: Page, username: string) {
-  return page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: username }) });
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: username, exact: true }) });
 }
 
 async function chooseAction(page: Page, username: string, action: string) {
