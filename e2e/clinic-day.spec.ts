@@ -267,8 +267,18 @@ test.describe('on a phone', () => {
     await expectStepEndReachable(page, 'Calculate Results', 'phone-step-4.png');
     await page.getByRole('button', { name: 'Calculate Results' }).click();
     await expectHeading(page, 'Results');
+    // A slow read of the stored assessment must not put a loader in place of the results.
+    await page.route('**/api/assessments/*', async (route) => {
+      if (route.request().method() === 'GET') await new Promise((done) => setTimeout(done, 1000));
+      await route.fallback();
+    });
     await page.getByRole('button', { name: 'Save Assessment' }).click();
     await expect(page.getByText('Assessment saved successfully!')).toBeVisible();
+    // The first save opens the stored assessment where the nurse was, with no loader between:
+    // the read is held for a second, so a loader would be on screen now.
+    await page.waitForTimeout(300);
+    expect(await page.getByText('Loading results...').isVisible()).toBe(false);
+    await expect(page.getByRole('button', { name: 'Sign Off Results' })).toBeInViewport();
     await expect(page.getByRole('button', { name: 'Sign Off Results' })).toBeEnabled();
     await expectStepEndReachable(page, 'Sign Off Results', 'phone-step-5.png');
   });

@@ -9,6 +9,7 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { useOutbox } from '../../offline/OutboxContext.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
+import type { JustCreated } from './SavedAssessmentPage.tsx';
 import { newDraft, writeDraft, type AssessmentDraft } from '../../assessment/draft.ts';
 import { readDraftFor } from '../../assessment/readDraft.ts';
 import { emptyForm, type AssessmentForm } from '../../assessment/form.ts';
@@ -37,7 +38,10 @@ function NewAssessmentWizard({ userId }: { userId: string }) {
     <AssessmentWizard
       initial={initial}
       onCreated={(assessment) =>
-        void navigate(`/assessments/${encodeURIComponent(assessment.id)}`, { replace: true })
+        void navigate(`/assessments/${encodeURIComponent(assessment.id)}`, {
+          replace: true,
+          state: { justCreated: true } satisfies JustCreated,
+        })
       }
     />
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { Alert, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import { useAssessment } from '../../hooks/useAssessment.ts';
@@ -48,14 +48,21 @@ function LoadedAssessment({ assessment, userId }: { assessment: Assessment; user
   return <AssessmentWizard initial={initial} onCreated={() => undefined} />;
 }
 
-function SavedAssessment({ id }: { id: string }) {
+/** Router state of the navigation that follows a first save: the cached copy is its answer. */
+export interface JustCreated {
+  justCreated: true;
+}
+
+function SavedAssessment({ id, justCreated }: { id: string; justCreated: boolean }) {
   const user = useSignedInUser();
   const query = useAssessment(id);
   // The wizard opens on the assessment as the server has it now (its version is what an update
   // names), not on an older cached copy unless offline, and stays open whatever later reads bring.
+  // Right after its first save the cache holds the server's answer to that save: opening on it
+  // keeps the results on screen where they were, with no loader between.
   const [opened, setOpened] = useState<Assessment | null>(null);
   const paused = query.fetchStatus === 'paused';
-  const current = query.isFetchedAfterMount || paused ? query.data : undefined;
+  const current = query.isFetchedAfterMount || paused || justCreated ? query.data : undefined;
   if (opened === null && current !== undefined && !query.isError) setOpened(current);
 
   if (opened !== null) return <LoadedAssessment assessment={opened} userId={user.id} />;
@@ -80,6 +87,7 @@ function SavedAssessment({ id }: { id: string }) {
 /** `/assessments/:id`: a saved assessment, opened at its results (spec 4). */
 export function SavedAssessmentPage() {
   const { id = '' } = useParams();
+  const state = useLocation().state as Partial<JustCreated> | null;
   // A different id is a different assessment: nothing of the previous one may carry over.
-  return <SavedAssessment key={id} id={id} />;
+  return <SavedAssessment key={id} id={id} justCreated={state?.justCreated === true} />;
 }
