@@ -148,10 +148,16 @@ test('step access follows the demographics, with a message beside each invalid f
   const weight = page.getByRole('textbox', { name: 'Weight (kg)' });
   await age.fill('130');
   await age.blur();
-  await expect(page.getByText('Age must be between 0 and 120')).toBeVisible();
+  await expect(page.getByText('Age must be between 1 and 120')).toBeVisible();
   await expect(age).toHaveAttribute('aria-invalid', 'true');
+  // One rule in the hint, the field and the message: 0 is below it.
+  await expect(page.getByText('Whole years, 1 to 120')).toBeVisible();
   await age.fill('0');
-  await expect(page.getByText('Age must be greater than 0')).toBeVisible();
+  await expect(page.getByText('Age must be between 1 and 120')).toBeVisible();
+  await expect(proceed).toBeDisabled();
+  await expect(
+    page.getByText('Enter an age from 1 to 120, a gender, a height and a weight to continue.'),
+  ).toBeVisible();
   await height.fill('300');
   await height.blur();
   await expect(page.getByText('Height must be between 50 and 250 cm')).toBeVisible();

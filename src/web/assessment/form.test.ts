@@ -43,14 +43,15 @@ describe('parseDemographics (spec 5)', () => {
     expect(hasInvalidDemographics(parsed)).toBe(false);
   });
 
-  it('wants a whole age from 0 to 120, and above 0 to go on', () => {
+  it('wants a whole age from 1 to 120, one rule for every message', () => {
     expect(messageFor({ age: '58.5' }, 'age')).toBe('Age must be a whole number');
-    expect(messageFor({ age: '121' }, 'age')).toBe('Age must be between 0 and 120');
+    expect(messageFor({ age: '121' }, 'age')).toBe('Age must be between 1 and 120');
     expect(messageFor({ age: '120' }, 'age')).toBeUndefined();
-    // 0 is an answer the engine scores, but not enough for step 2.
+    expect(messageFor({ age: '1' }, 'age')).toBeUndefined();
+    // 0 is an answer the engine scores (a stored assessment may hold it), but not enough for step 2.
     const zero = parseDemographics({ ...filled, age: '0' });
     expect(zero.values.age).toBe(0);
-    expect(zero.problems.age?.message).toBe('Age must be greater than 0');
+    expect(zero.problems.age?.message).toBe('Age must be between 1 and 120');
   });
 
   it('keeps height within 50-250 cm and weight within 1-500 kg, to one decimal', () => {

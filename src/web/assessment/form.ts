@@ -99,15 +99,23 @@ function invalid(message: string): FieldProblem {
   return { message, missing: false };
 }
 
+/**
+ * The ages the wizard goes on with: step 2 needs an age above 0 (spec 4), up to the API's most.
+ * The field's hint, its bounds and its message all say this one range.
+ */
+export const WIZARD_AGE_RANGE = { min: 1, max: DEMOGRAPHIC_RANGES.age.max } as const;
+
+const ageRangeMessage = `Age must be between ${WIZARD_AGE_RANGE.min} and ${WIZARD_AGE_RANGE.max}`;
+
 function parseAge(text: string): { value?: number; problem?: FieldProblem } {
   const trimmed = text.trim();
   if (trimmed === '') return { problem: missing('Age is required') };
   if (!wholeNumber.test(trimmed)) return { problem: invalid('Age must be a whole number') };
   const age = Number(trimmed);
   const { min, max } = DEMOGRAPHIC_RANGES.age;
-  if (age < min || age > max) return { problem: invalid(`Age must be between ${min} and ${max}`) };
-  // 0 is a valid answer for scoring, but the wizard asks for more before step 2 (spec 4).
-  if (age === 0) return { value: age, problem: invalid('Age must be greater than 0') };
+  if (age < min || age > max) return { problem: invalid(ageRangeMessage) };
+  // 0 is an age the engine scores (a stored assessment may hold it), but not one to go on with.
+  if (age < WIZARD_AGE_RANGE.min) return { value: age, problem: invalid(ageRangeMessage) };
   return { value: age };
 }
 

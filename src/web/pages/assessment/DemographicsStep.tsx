@@ -10,6 +10,7 @@ import {
   type DemographicsForm,
   type ParsedDemographics,
   type PatientForm,
+  WIZARD_AGE_RANGE,
 } from '../../assessment/form.ts';
 import type { PatientProblems } from '../../assessment/patient.ts';
 import { PatientField } from './PatientField.tsx';
@@ -82,7 +83,11 @@ export function DemographicsStep({
       <PatientField
         patient={patient}
         problems={patientProblems}
-        onChange={onPatientChange}
+        onChange={(next) => {
+          // A date of birth fills Age: its message shows at once, as if typed.
+          if (next.isNew && next.birthDate !== patient.birthDate) visit('age');
+          onPatientChange(next);
+        }}
         onChoose={(chosen) => {
           // The filled values are checked at once, as if typed.
           setVisited((current) => new Set([...current, 'age', 'gender', 'height']));
@@ -92,14 +97,14 @@ export function DemographicsStep({
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <NumberInput
           label="Age"
-          description={`Whole years, ${DEMOGRAPHIC_RANGES.age.min} to ${DEMOGRAPHIC_RANGES.age.max}`}
+          description={`Whole years, ${WIZARD_AGE_RANGE.min} to ${WIZARD_AGE_RANGE.max}`}
           required
           value={form.age}
           onChange={(value) => setText('age', value)}
           onBlur={() => visit('age')}
           error={messageFor('age')}
-          min={DEMOGRAPHIC_RANGES.age.min}
-          max={DEMOGRAPHIC_RANGES.age.max}
+          min={WIZARD_AGE_RANGE.min}
+          max={WIZARD_AGE_RANGE.max}
           allowDecimal={false}
           allowNegative={false}
           clampBehavior="none"
@@ -162,7 +167,8 @@ export function DemographicsStep({
         </Button>
         {!canContinue && (
           <Text size="sm" c="dimmed" ta="right">
-            Enter a valid age above 0, gender, height and weight to continue.
+            Enter an age from {WIZARD_AGE_RANGE.min} to {WIZARD_AGE_RANGE.max}, a gender, a height
+            and a weight to continue.
           </Text>
         )}
       </Stack>
