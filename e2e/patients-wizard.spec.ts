@@ -298,3 +298,50 @@ test('a number no record has offers a new patient, made with the assessment', as
   await expect(page.getByRole('listbox')).toHaveCount(0);
   await expect(page.getByRole('group', { name: 'New patient' })).toHaveCount(0);
 });
+
+test.describe("a new patient's date of birth on a device in another time zone", () => {
+  // The device's calendar is a day off the clinic's (UTC on the test server) whenever this runs:
+  // from 11:00 UTC on, Kiritimati (UTC+14) is a day ahead; before it, UTC-12 is a day behind.
+  const deviceZone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Etc/GMT+12';
+  test.use({ timezoneId: deviceZone });
+
+  test('fills Age with the years on the clinic’s calendar, and Age stays editable', async ({
+    page,
+  }) => {
+    await signInAsNurse(page);
+    const number = uniqueNumber('DOB');
+    await page.goto('/assessments/new');
+    await expectHeading(page, 'Patient Demographics');
+    await patientNumberField(page).fill(number);
+    await patientOption(page, `New patient with the number ${number}`).click();
+
+    // Born 40 years before the later of the two calendars' today: one year apart between them.
+    const clinicToday = new Date().toISOString().slice(0, 10);
+    const deviceToday = await page.evaluate(() => {
+      const now = new Date();
+      const month = String(now.getMonth() + 1).padStart(2, '0');
+      return `${now.getFullYear()}-${month}-${String(now.getDate()).padStart(2, '0')}`;
+    });
+    expect(deviceToday).not.toBe(clinicToday);
+    const later = deviceToday > clinicToday ? deviceToday : clinicToday;
+    const birthDate = `${Number(later.slice(0, 4)) - 40}${later.slice(4)}`;
+    const clinicAge = clinicToday === later ? 40 : 39;
+
+    const age = page.getByRole('textbox', { name: 'Age' });
+    await age.fill('25');
+    const newPatient = page.getByRole('group', { name: 'New patient' });
+    await newPatient.getByLabel('Date of birth').fill(birthDate);
+    await expect(age).toHaveValue(String(clinicAge));
+    await expect(age).not.toHaveAttribute('aria-invalid', 'true');
+
+    // The filled age is the nurse's to correct; the date of birth is kept as entered.
+    await age.fill(String(clinicAge + 1));
+    await expect(age).toHaveValue(String(clinicAge + 1));
+    await expect(newPatient.getByLabel('Date of birth')).toHaveValue(birthDate);
+
+    // A date of birth that cannot be fills nothing.
+    await newPatient.getByLabel('Date of birth').fill('2999-01-01');
+    await expect(newPatient.getByText('The date of birth cannot be in the future')).toBeVisible();
+    await expect(age).toHaveValue(String(clinicAge + 1));
+  });
+});

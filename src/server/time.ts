@@ -1,3 +1,5 @@
+import { calendarDateIn } from '../shared/api/calendar-date.ts';
+
 /** Building an Intl formatter costs far more than using one, and a save formats a date. */
 function cachedFormatter(
   make: (timeZone: string) => Intl.DateTimeFormat,
@@ -24,16 +26,6 @@ const dateTimeParts = cachedFormatter(
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    }),
-);
-
-const calendarDate = cachedFormatter(
-  (timeZone) =>
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
     }),
 );
 
@@ -76,5 +68,5 @@ export function endOfDayExclusive(date: string, timeZone: string): Date {
 
 /** The calendar date (YYYY-MM-DD) of an instant in the clinic's time zone. */
 export function localDate(instant: Date, timeZone: string): string {
-  return calendarDate(timeZone).format(instant);
+  return calendarDateIn(instant, timeZone);
 }

@@ -157,6 +157,36 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     expect((await whoAmI(cookie)).statusCode).toBe(401);
   });
 
+  it("gives the clinic's calendar with every session answer", async () => {
+    const zoned = await openTestApp(testDatabase, { TRIAGE_TIME_ZONE: 'Africa/Johannesburg' });
+    try {
+      const { cookie, username } = await signedInAs(zoned, 'nurse');
+      const signedIn = await zoned.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: { username, password: testPassword },
+      });
+      expect(signedIn.json()).toMatchObject({ timeZone: 'Africa/Johannesburg' });
+      const session = await zoned.app.inject({
+        method: 'GET',
+        url: '/api/session',
+        headers: { cookie },
+      });
+      expect(session.json()).toMatchObject({ timeZone: 'Africa/Johannesburg' });
+      const status = await zoned.app.inject({
+        method: 'GET',
+        url: '/api/session/status',
+        headers: { cookie },
+      });
+      expect(status.json()).toMatchObject({ signedIn: true, timeZone: 'Africa/Johannesburg' });
+    } finally {
+      await zoned.close();
+    }
+    // The default calendar is UTC.
+    const { cookie } = await signedInAs(t, 'nurse');
+    expect((await whoAmI(cookie)).json()).toMatchObject({ timeZone: 'UTC' });
+  });
+
   it('ends a session after 30 idle minutes', async () => {
     const { cookie } = await signedInAs(t, 'nurse');
     t.advance(29 * minute);

@@ -175,6 +175,7 @@ function suite(t: () => TestApp) {
     expect(answered.json()).toEqual({
       user: { id: who.userId, username: who.username, displayName: who.username, role: 'admin' },
       secondFactorRequiredBy: null,
+      timeZone: 'UTC',
     });
     expect(await sessionOf(cookieOf(answered, 'triage_session'))).toBe(200);
 

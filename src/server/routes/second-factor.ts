@@ -53,7 +53,7 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
         });
         clearChallengeCookie(reply);
         setSessionCookie(context, request, reply, sessionId);
-        return { user, secondFactorRequiredBy };
+        return { user, secondFactorRequiredBy, timeZone: context.config.timeZone };
       },
     );
 
@@ -109,6 +109,7 @@ export function secondFactorRoutes(context: AppContext): FastifyPluginAsyncZod {
         return {
           user: signedIn.user,
           secondFactorRequiredBy: signedIn.secondFactorRequiredBy,
+          timeZone: context.config.timeZone,
           recoveryCodes: signedIn.recoveryCodes,
         };
       },

@@ -52,7 +52,11 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
             : { secondFactorEnrolmentRequired: true as const };
         }
         setSessionCookie(context, request, reply, result.sessionId);
-        return { user: result.user, secondFactorRequiredBy: result.secondFactorRequiredBy };
+        return {
+          user: result.user,
+          secondFactorRequiredBy: result.secondFactorRequiredBy,
+          timeZone: context.config.timeZone,
+        };
       },
     );
 
@@ -69,7 +73,11 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const user = requireUser(request);
-        return { user, secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id) };
+        return {
+          user,
+          secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id),
+          timeZone: context.config.timeZone,
+        };
       },
     );
 
@@ -96,6 +104,7 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
           signedIn: true as const,
           user,
           secondFactorRequiredBy: await secondFactorRequiredBy(context, user.id),
+          timeZone: context.config.timeZone,
         };
       },
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  calendarDateIn,
   calendarDateRangeMessage,
   calendarDateSchema,
   earliestCalendarDate,
@@ -37,5 +38,16 @@ describe('a calendar date', () => {
     for (const date of ['9999-12-31', '1899-12-31', '0001-01-01', '0099-12-31']) {
       expect(problem(date), date).toBe(calendarDateRangeMessage);
     }
+  });
+});
+
+describe('calendarDateIn', () => {
+  it("gives the instant's date on the zone's calendar, not the machine's", () => {
+    // 22:30 UTC on 28 November is already 29 November in Johannesburg (UTC+2) and still the
+    // 28th in New York.
+    const instant = new Date('2026-11-28T22:30:00Z');
+    expect(calendarDateIn(instant, 'Africa/Johannesburg')).toBe('2026-11-29');
+    expect(calendarDateIn(instant, 'America/New_York')).toBe('2026-11-28');
+    expect(calendarDateIn(instant, 'UTC')).toBe('2026-11-28');
   });
 });

@@ -32,3 +32,21 @@ export function calendarDateError(label: string, date: string): string | null {
     ? null
     : `${label} must be a date from ${earliestCalendarDate} to ${latestCalendarDate}`;
 }
+
+/** Building an Intl formatter costs far more than using one, and a save formats a date. */
+const calendarDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone: the clinic's day of it. */
+export function calendarDateIn(instant: Date, timeZone: string): string {
+  let format = calendarDateFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    calendarDateFormats.set(timeZone, format);
+  }
+  return format.format(instant);
+}

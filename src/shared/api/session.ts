@@ -22,10 +22,13 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 /**
  * The signed-in user and, while their role requires a second factor they have not set up, when
  * the grace ends (ISO-8601): after it, sign-in asks them to set one up before anything else.
+ * With them, the clinic's calendar, so that the browser counts today and ages as the server does.
  */
 export const sessionResponseSchema = z.object({
   user: sessionUserSchema,
   secondFactorRequiredBy: z.string().nullable(),
+  /** The clinic's calendar (an IANA zone, TRIAGE_TIME_ZONE): days and ages are counted on it. */
+  timeZone: z.string(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

@@ -2,8 +2,8 @@ import { signInResponseSchema, type SignInResponse } from '../../shared/api/seco
 import {
   sessionResponseSchema,
   sessionStatusSchema,
+  type SessionResponse,
   type SessionStatus,
-  type SessionUser,
 } from '../../shared/api/session.ts';
 import { apiRequest } from './client.ts';
 
@@ -29,14 +29,13 @@ export function createSession(username: string, password: string): Promise<SignI
 }
 
 /** The second step: a code from the authenticator app, or a recovery code. */
-export async function sendSecondFactorCode(code: string): Promise<SessionUser> {
-  const { user } = await apiRequest('/api/session/second-factor', {
+export function sendSecondFactorCode(code: string): Promise<SessionResponse> {
+  return apiRequest('/api/session/second-factor', {
     method: 'POST',
     body: { code },
     schema: sessionResponseSchema,
     isSignIn: true,
   });
-  return user;
 }
 
 export function deleteSession(): Promise<void> {

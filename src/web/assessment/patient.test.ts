@@ -6,11 +6,11 @@ import {
   asPatientByNumber,
   choosePatientMessage,
   hasNumber,
-  localDay,
   patientAgeFor,
   patientLabel,
   patientProblems,
   withChosenPatient,
+  withPatientForm,
   withPatientNumber,
 } from './patient.ts';
 
@@ -29,13 +29,6 @@ const patient: Patient = {
 };
 
 const chosen = { id: 'p-1', number: 'MRN-1001', name: 'Thandi Mokoena' };
-
-describe('localDay', () => {
-  it('writes the day on the browser calendar as YYYY-MM-DD', () => {
-    expect(localDay(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
-    expect(localDay(new Date(987, 11, 31))).toBe('0987-12-31');
-  });
-});
 
 describe('patientLabel', () => {
   it('reads number — name, or the number alone', () => {
@@ -114,20 +107,18 @@ describe('patientAgeFor', () => {
   });
 
   it('takes the age on the day of a saved assessment from another day', () => {
-    // Noon UTC is the same day on every browser calendar from UTC-11 to UTC+11.
-    expect(patientAgeFor(patient, '2025-03-13T12:00:00.000Z', '2026-11-22')).toBe(54);
-    expect(patientAgeFor(patient, '2025-03-14T12:00:00.000Z', '2026-11-22')).toBe(55);
+    expect(patientAgeFor(patient, '2025-03-13', '2026-11-22')).toBe(54);
+    expect(patientAgeFor(patient, '2025-03-14', '2026-11-22')).toBe(55);
   });
 
   it("takes the server's age for a saved assessment made today", () => {
-    const createdAt = new Date().toISOString();
-    expect(patientAgeFor(patient, createdAt, localDay(new Date(createdAt)))).toBe(56);
+    expect(patientAgeFor(patient, '2026-11-22', '2026-11-22')).toBe(56);
   });
 
   it('has no age without a date of birth', () => {
     const unknown = { age: null, birthDate: null };
     expect(patientAgeFor(unknown, null, '2026-11-22')).toBeNull();
-    expect(patientAgeFor(unknown, '2025-03-13T12:00:00.000Z', '2026-11-22')).toBeNull();
+    expect(patientAgeFor(unknown, '2025-03-13', '2026-11-22')).toBeNull();
   });
 });
 
@@ -237,5 +228,40 @@ describe('hasNumber', () => {
     expect(hasNumber(found, ' mrn-1001 ')).toBe(true);
     expect(hasNumber(found, 'MRN-100')).toBe(false);
     expect(hasNumber([], 'MRN-1001')).toBe(false);
+  });
+});
+
+describe('withPatientForm', () => {
+  const today = '2026-11-28';
+  const newPatient: PatientForm = { ...emptyPatientForm, number: 'MRN-2001', isNew: true };
+  const typed = {
+    ...emptyForm,
+    patient: newPatient,
+    demographics: { ...emptyForm.demographics, age: '25' },
+  };
+
+  it("fills Age from a new patient's date of birth, on the given calendar day", () => {
+    const changed = withPatientForm(typed, { ...newPatient, birthDate: '1986-11-29' }, today);
+    expect(changed.patient.birthDate).toBe('1986-11-29');
+    expect(changed.demographics.age).toBe('39');
+    const birthday = withPatientForm(typed, { ...newPatient, birthDate: '1986-11-28' }, today);
+    expect(birthday.demographics.age).toBe('40');
+  });
+
+  it('leaves Age as typed when the date of birth is not one that can be, or did not change', () => {
+    for (const birthDate of ['', '2026-11-29', '1800-01-01', '1986-13-01']) {
+      const changed = withPatientForm(typed, { ...newPatient, birthDate }, today);
+      expect(changed.demographics.age, birthDate).toBe('25');
+    }
+    // Another field of the patient changing keeps an age corrected after the date was entered.
+    const dated = { ...typed, patient: { ...newPatient, birthDate: '1986-11-29' } };
+    const renamed = withPatientForm(dated, { ...dated.patient, name: 'Sipho' }, today);
+    expect(renamed.demographics.age).toBe('25');
+    expect(renamed.patient.name).toBe('Sipho');
+  });
+
+  it('fills nothing for a patient who is not new', () => {
+    const byNumber = { ...newPatient, isNew: false, byNumber: true, birthDate: '1986-11-29' };
+    expect(withPatientForm(typed, byNumber, today).demographics.age).toBe('25');
   });
 });

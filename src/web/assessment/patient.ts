@@ -8,13 +8,6 @@ import {
 import { calendarDateSchema } from '../../shared/api/calendar-date.ts';
 import { emptyPatientForm, type AssessmentForm, type PatientForm } from './form.ts';
 
-/** A day as YYYY-MM-DD on the browser's calendar. */
-export function localDay(date: Date): string {
-  const month = String(date.getMonth() + 1).padStart(2, '0');
-  const day = String(date.getDate()).padStart(2, '0');
-  return `${String(date.getFullYear()).padStart(4, '0')}-${month}-${day}`;
-}
-
 /** How a patient reads in the search and on the results: 'MRN-1001 — Thandi Mokoena'. */
 export function patientLabel(patient: { number: string; name: string | null }): string {
   return patient.name === null ? patient.number : `${patient.number} — ${patient.name}`;
@@ -54,12 +47,11 @@ export function asPatientByNumber(patient: PatientForm): PatientForm {
  */
 export function patientAgeFor(
   patient: Pick<Patient, 'age' | 'birthDate'>,
-  /** The saved assessment's creation instant, or null for a new assessment. */
-  assessmentCreatedAt: string | null,
+  /** The saved assessment's day on the clinic's calendar, or null for a new assessment. */
+  assessmentDay: string | null,
   today: string,
 ): number | null {
-  if (assessmentCreatedAt === null || patient.birthDate === null) return patient.age;
-  const assessmentDay = localDay(new Date(assessmentCreatedAt));
+  if (assessmentDay === null || patient.birthDate === null) return patient.age;
   return assessmentDay === today ? patient.age : ageOn(patient.birthDate, assessmentDay);
 }
 
@@ -87,6 +79,31 @@ export function withChosenPatient(
       height: patient.lastHeight === null ? demographics.height : String(patient.lastHeight),
     },
   };
+}
+
+/**
+ * The form with the patient fields changed. A new patient's date of birth, once it changes to a
+ * valid one, fills Age with the whole years on the clinic's calendar today; Age stays editable.
+ */
+export function withPatientForm(
+  form: AssessmentForm,
+  patient: PatientForm,
+  today: string,
+): AssessmentForm {
+  const birthDate = patient.birthDate;
+  const birthDateChanged = birthDate !== form.patient.birthDate;
+  const fillsAge =
+    patient.isNew &&
+    birthDateChanged &&
+    birthDate !== '' &&
+    birthDateFieldProblem(birthDate, today) === undefined;
+  return fillsAge
+    ? {
+        ...form,
+        patient,
+        demographics: { ...form.demographics, age: String(ageOn(birthDate, today)) },
+      }
+    : { ...form, patient };
 }
 
 function birthDateFieldProblem(birthDate: string, today: string): string | undefined {

@@ -26,6 +26,7 @@ import {
   sameContent,
   type AssessmentForm,
   type ParsedDemographics,
+  type PatientForm,
 } from '../assessment/form.ts';
 import {
   saveFailure,
@@ -34,12 +35,13 @@ import {
   type Failure,
 } from '../components/assessment/messages.ts';
 import {
-  localDay,
   patientAgeFor,
   patientProblems,
   withChosenPatient,
+  withPatientForm,
 } from '../assessment/patient.ts';
 import type { StepFacts } from '../assessment/steps.ts';
+import { clinicDay } from '../session/clinicCalendar.ts';
 
 /** What the wizard holds: the answers being edited and, once saved, the stored assessment. */
 export interface WizardRecord {
@@ -127,7 +129,7 @@ export function useAssessmentWizard({
   const signedOff = saved?.signedOff === true;
   const parsed = useMemo(() => parseDemographics(form.demographics), [form.demographics]);
   const patientIssues = useMemo(
-    () => patientProblems(form.patient, localDay(new Date())),
+    () => patientProblems(form.patient, clinicDay(new Date())),
     [form.patient],
   );
   const savedForm = useMemo(() => (saved === null ? null : formFromAssessment(saved)), [saved]);
@@ -177,10 +179,18 @@ export function useAssessmentWizard({
   const savedCreatedAt = saved?.createdAt ?? null;
   const choosePatient = useCallback(
     (patient: Patient) => {
-      const age = patientAgeFor(patient, savedCreatedAt, localDay(new Date()));
+      const assessmentDay = savedCreatedAt === null ? null : clinicDay(new Date(savedCreatedAt));
+      const age = patientAgeFor(patient, assessmentDay, clinicDay(new Date()));
       updateForm((current) => withChosenPatient(current, patient, age));
     },
     [updateForm, savedCreatedAt],
+  );
+
+  /** The patient fields as typed; a new patient's date of birth fills Age. */
+  const changePatient = useCallback(
+    (patient: PatientForm) =>
+      updateForm((current) => withPatientForm(current, patient, clinicDay(new Date()))),
+    [updateForm],
   );
 
   const markResultsCalculated = useCallback(() => {
@@ -353,6 +363,7 @@ export function useAssessmentWizard({
     dismissReplacedNotes: () => setReplacedNotes(null),
     updateForm,
     choosePatient,
+    changePatient,
     markResultsCalculated,
     save,
     signOff,

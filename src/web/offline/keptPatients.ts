@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ageOn, patientSchema, type Patient } from '../../shared/api/patients.ts';
-import { localDay } from '../assessment/patient.ts';
+import { clinicDay } from '../session/clinicCalendar.ts';
 import { seal, unseal } from './outboxCrypto.ts';
 import type { PatientStore } from './outbox.ts';
 
@@ -72,7 +72,7 @@ function matches(patient: Patient, words: string[]): boolean {
 
 /**
  * The kept records whose number or name starts with the text, as the server's search finds them,
- * by number; each age counted again for the browser's day from the date of birth, when known.
+ * by number; each age counted again for the clinic's day from the date of birth, when known.
  */
 export async function searchKeptPatients(
   store: PatientStore,
@@ -81,7 +81,7 @@ export async function searchKeptPatients(
   text: string,
   now: Date,
 ): Promise<Patient[]> {
-  const today = localDay(now);
+  const today = clinicDay(now);
   const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
   return (await readKept(store, key, userId, now))

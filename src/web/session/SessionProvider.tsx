@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
-import type { SessionUser } from '../../shared/api/session.ts';
+import type { SessionResponse } from '../../shared/api/session.ts';
 import { confirmSignInEnrolment } from '../api/second-factor.ts';
 import {
   createSession,
@@ -20,6 +20,7 @@ import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { lockOutboxes } from '../offline/outboxKeys.ts';
 import { clearAssessmentDraft } from '../assessment/draft.ts';
 import { clearAuthFlag, readAuthFlag, setAuthFlag } from './authFlag.ts';
+import { keepClinicTimeZone } from './clinicCalendar.ts';
 import {
   clearServerSignOutPending,
   endPendingServerSession,
@@ -74,6 +75,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const { user, secondFactorRequiredBy } = status;
         setAuthFlag();
         keepUser(user);
+        keepClinicTimeZone(status.timeZone);
         // The first view is the app's largest render; as a transition React renders it in
         // slices between which the page stays responsive, keeping the loading view till done.
         startTransition(() => dispatch({ type: 'signedIn', user, secondFactorRequiredBy }));
@@ -114,7 +116,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const signedIn = useCallback((user: SessionUser, secondFactorRequiredBy: string | null) => {
+  const signedIn = useCallback(({ user, secondFactorRequiredBy, timeZone }: SessionResponse) => {
     const password = signInPassword.current;
     signInPassword.current = null;
     // Saves cannot be kept offline while this fails; they say so, and none is lost.
@@ -122,6 +124,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     clearServerSignOutPending();
     setAuthFlag();
     keepUser(user);
+    keepClinicTimeZone(timeZone);
     dispatch({ type: 'signedIn', user, secondFactorRequiredBy });
   }, []);
 
@@ -139,7 +142,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const answer = outcome.value;
       if ('secondFactorRequired' in answer) return { next: 'secondFactor' } as const;
       if ('secondFactorEnrolmentRequired' in answer) return { next: 'enrolment' } as const;
-      signedIn(answer.user, answer.secondFactorRequiredBy);
+      signedIn(answer);
       return {
         next: 'signedIn',
         user: answer.user,
@@ -156,7 +159,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         delay(minimumCheckMs),
       ]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      signedIn(outcome.value, null);
+      signedIn(outcome.value);
     },
     [signedIn],
   );
@@ -168,8 +171,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         delay(minimumCheckMs),
       ]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      const { user, recoveryCodes } = outcome.value;
-      return { recoveryCodes, enter: () => signedIn(user, null) };
+      const { recoveryCodes, ...answer } = outcome.value;
+      return { recoveryCodes, enter: () => signedIn({ ...answer, secondFactorRequiredBy: null }) };
     },
     [signedIn],
   );

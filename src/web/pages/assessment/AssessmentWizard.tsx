@@ -168,7 +168,7 @@ export function AssessmentWizard({
               patientProblems={wizard.patientProblems}
               canContinue={canOpenStep(facts, 2)}
               onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
-              onPatientChange={(patient) => wizard.updateForm((form) => ({ ...form, patient }))}
+              onPatientChange={wizard.changePatient}
               onChoosePatient={wizard.choosePatient}
               onContinue={() => goToStep(2)}
             />
