@@ -1,13 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  enterCase1Demographics,
-  enterCase1Management,
-  enterCase1RiskFactors,
-  enterCase1Symptoms,
-  expectHeading,
-  nurse,
-  signInAsNurse,
-} from './assessment-fixtures.ts';
+import { enterCase1, expectHeading, nurse, signInAsNurse } from './assessment-fixtures.ts';
 import { signInAsAdmin, unlockDevice } from './fixtures.ts';
 import {
   animationsFinished,
@@ -207,14 +199,7 @@ for (const viewport of [
       await expectAccessible(page);
       await unlockDevice(page, nurse.password);
       await expect(unlock).toHaveCount(0);
-      await enterCase1Demographics(page);
-      await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
-      await enterCase1RiskFactors(page);
-      await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
-      await enterCase1Symptoms(page);
-      await page.getByRole('button', { name: 'Continue to Management' }).click();
-      await enterCase1Management(page);
-      await page.getByRole('button', { name: 'Calculate Results' }).click();
+      await enterCase1(page);
       await page.getByRole('button', { name: 'Save Assessment' }).click();
       await expect(page.getByTestId('outbox-badge')).toHaveText('1 to upload');
       await page.mouse.move(0, 400);

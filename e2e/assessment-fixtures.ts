@@ -136,6 +136,18 @@ export async function enterCase1Management(page: Page): Promise<void> {
     .selectOption({ label: 'Less than 4 months (0.75)' });
 }
 
+/** Case 1 entered from step 1 to the results: demographics, risk factors, symptoms, management. */
+export async function enterCase1(page: Page): Promise<void> {
+  await enterCase1Demographics(page);
+  await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
+  await enterCase1RiskFactors(page);
+  await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
+  await enterCase1Symptoms(page);
+  await page.getByRole('button', { name: 'Continue to Management' }).click();
+  await enterCase1Management(page);
+  await page.getByRole('button', { name: 'Calculate Results' }).click();
+}
+
 /** The result card of one condition, found by its heading. */
 export function resultCard(page: Page, conditionName: string): Locator {
   return page.getByRole('region', { name: conditionName, exact: true });
@@ -155,7 +167,12 @@ export async function expectCase1Results(page: Page): Promise<void> {
   const attention = page.getByRole('region', { name: 'Conditions Requiring Attention' });
   for (const condition of case1.conditions) {
     const listed = attention.getByText(condition.name, { exact: true });
-    if (case1.attention.includes(condition.name)) await expect(listed).toBeVisible();
-    else await expect(listed).toHaveCount(0);
+    if (case1.attention.includes(condition.name)) {
+      await expect(listed).toBeVisible();
+      const [count, threshold] = condition.factors.split(' / ');
+      await expect(attention).toContainText(
+        `${condition.name}${condition.status}Score ${condition.score} · ${count} factors, threshold ${threshold}`,
+      );
+    } else await expect(listed).toHaveCount(0);
   }
 }

@@ -1,9 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import {
-  enterCase1Demographics,
-  enterCase1Management,
-  enterCase1RiskFactors,
-  enterCase1Symptoms,
+  enterCase1,
   expectCase1Results,
   expectHeading,
   nurse,
@@ -75,14 +72,7 @@ async function saveCase1For(
   const code = codePattern.exec((await page.getByText(codePattern).first().textContent()) ?? '');
   expect(code).not.toBeNull();
   await choosePatient();
-  await enterCase1Demographics(page);
-  await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
-  await enterCase1RiskFactors(page);
-  await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
-  await enterCase1Symptoms(page);
-  await page.getByRole('button', { name: 'Continue to Management' }).click();
-  await enterCase1Management(page);
-  await page.getByRole('button', { name: 'Calculate Results' }).click();
+  await enterCase1(page);
   await expectHeading(page, 'Results');
   await expectCase1Results(page);
   if (notes !== '') await page.getByRole('textbox', { name: 'Clinical Notes' }).fill(notes);

@@ -1,13 +1,5 @@
 import { adminPassword, adminUsername, signInAsAdmin, signOut } from './fixtures.ts';
-import {
-  enterCase1Demographics,
-  enterCase1Management,
-  enterCase1RiskFactors,
-  enterCase1Symptoms,
-  expectHeading,
-  resultCard,
-  signInAsNurse,
-} from './assessment-fixtures.ts';
+import { enterCase1, expectHeading, resultCard, signInAsNurse } from './assessment-fixtures.ts';
 import { expect, test } from './page-checks.ts';
 
 test.describe.configure({ timeout: 90_000 });
@@ -34,14 +26,7 @@ test("the wizard's live results and the save score with the active rule set", as
   await signInAsNurse(page);
   await page.goto('/assessments/new');
   await expectHeading(page, 'Patient Demographics');
-  await enterCase1Demographics(page);
-  await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
-  await enterCase1RiskFactors(page);
-  await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
-  await enterCase1Symptoms(page);
-  await page.getByRole('button', { name: 'Continue to Management' }).click();
-  await enterCase1Management(page);
-  await page.getByRole('button', { name: 'Calculate Results' }).click();
+  await enterCase1(page);
 
   // SCORING.md case 1 with DM2's BMI factor weighing 0.25 instead of 0.75: 8.3625 - 0.5.
   await expectHeading(page, 'Results');

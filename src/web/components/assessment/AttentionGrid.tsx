@@ -23,8 +23,9 @@ export function AttentionGrid({ conditions }: { conditions: readonly ConditionRe
                 <RiskStatusBadge status={result.riskStatus} />
               </Group>
               <Text size="sm" mt={4}>
-                Score {formatScore(result.totalScore)} · {result.factorCount} of{' '}
-                {result.details.threshold} factors
+                Score {formatScore(result.totalScore)} · {result.factorCount}{' '}
+                {result.factorCount === 1 ? 'factor' : 'factors'}, threshold{' '}
+                {result.details.threshold}
               </Text>
             </Card>
           ))}
