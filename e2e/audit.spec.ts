@@ -87,3 +87,22 @@ test("each event shows the user's display name above the user name", async ({ pa
   await expect(login.getByText('Dana Display', { exact: true })).toBeVisible();
   await expect(login.getByText('audit.display', { exact: true })).toBeVisible();
 });
+
+test("a refused record system's call shows why it was refused", async ({ page }) => {
+  await signInAsAdmin(page);
+  // A token that names an issuer no CDS client is registered for; it is not even signed.
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const token = `${part({ alg: 'RS384', typ: 'JWT' })}.${part({ iss: 'https://ehr.unknown.test' })}.c2ln`;
+  const refused = await page.request.post('/cds-services/chronic-disease-risk', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {},
+  });
+  expect(refused.status()).toBe(401);
+
+  await page.getByRole('link', { name: 'Audit Trail' }).click();
+  await page.getByLabel('Action').selectOption({ label: 'CDS call' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  const row = rowsWithAction(page, 'CDS call').first();
+  await expect(row).toContainText('Failure');
+  await expect(row).toContainText('claimed iss https://ehr.unknown.test');
+});

@@ -27,9 +27,20 @@ export function formatLocalDateTime(iso: string): string {
   return Number.isNaN(instant.getTime()) ? iso : dateTimeFormat().format(instant);
 }
 
+/** Words of audit actions that read as capitals: 'CDS call', 'API token create', 'FHIR read'. */
+const acronyms = new Map([
+  ['cds', 'CDS'],
+  ['api', 'API'],
+  ['fhir', 'FHIR'],
+  ['oidc', 'OIDC'],
+]);
+
 /** `login_failed` reads 'Login failed'. */
 export function auditActionLabel(action: string): string {
-  const words = action.replaceAll('_', ' ');
+  const words = action
+    .split('_')
+    .map((word) => acronyms.get(word) ?? word)
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -153,10 +153,16 @@ function AuditTable({ events }: { events: AuditEvent[] }) {
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{auditActionLabel(event.action)}</Table.Td>
               <Table.Td>
                 {event.targetType === null ? (
-                  '—'
+                  event.detail === null && '—'
                 ) : (
                   <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
                     {event.targetType} {event.targetId}
+                  </Text>
+                )}
+                {/* What the other columns cannot say, such as why a record system was refused. */}
+                {event.detail !== null && (
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {event.detail}
                   </Text>
                 )}
               </Table.Td>

@@ -49,6 +49,9 @@ describe('audit filters', () => {
 describe('auditActionLabel', () => {
   it('reads an action code as words', () => {
     expect(auditActionLabel('login_failed')).toBe('Login failed');
+    expect(auditActionLabel('cds_call')).toBe('CDS call');
+    expect(auditActionLabel('api_token_create')).toBe('API token create');
+    expect(auditActionLabel('fhir_read')).toBe('FHIR read');
     expect(auditActionLabel('assessment_sign_off')).toBe('Assessment sign off');
   });
 });
