@@ -104,6 +104,7 @@ export const secondFactorsRepository = {
       user_id: string;
       created_at: string;
       purpose: SecondFactorChallengePurpose;
+      id_token: string | null;
     },
   ): Promise<void> {
     await db.insertInto('second_factor_challenges').values(challenge).execute();
@@ -113,11 +114,17 @@ export const secondFactorsRepository = {
     db: Executor,
     idHash: string,
   ): Promise<
-    { user_id: string; created_at: string; purpose: SecondFactorChallengePurpose } | undefined
+    | {
+        user_id: string;
+        created_at: string;
+        purpose: SecondFactorChallengePurpose;
+        id_token: string | null;
+      }
+    | undefined
   > {
     return db
       .selectFrom('second_factor_challenges')
-      .select(['user_id', 'created_at', 'purpose'])
+      .select(['user_id', 'created_at', 'purpose', 'id_token'])
       .where('id_hash', '=', idHash)
       .executeTakeFirst();
   },

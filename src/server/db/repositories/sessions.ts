@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../schema.ts';
 import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
@@ -6,7 +6,7 @@ export type SessionWithUser = Selectable<SessionsTable> &
   WithBooleans<Pick<Selectable<UsersTable>, 'username' | 'display_name' | 'role' | 'disabled'>>;
 
 export const sessionsRepository = {
-  async insert(db: Executor, row: Selectable<SessionsTable>): Promise<void> {
+  async insert(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
     await db.insertInto('sessions').values(row).execute();
   },
 
@@ -20,6 +20,7 @@ export const sessionsRepository = {
         'sessions.created_at',
         'sessions.last_seen_at',
         'sessions.ended_at',
+        'sessions.id_token',
         'users.username',
         'users.display_name',
         'users.role',
