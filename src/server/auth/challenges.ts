@@ -49,7 +49,7 @@ export async function startChallenge(
       user_id: userId,
       created_at: now.toISOString(),
       purpose,
-      id_token: idToken,
+      ...(idToken === null ? {} : { id_token: idToken }),
     });
   });
   return challengeId;
@@ -80,10 +80,15 @@ export async function challengedUser(
     throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
   }
   const issuer = context.config.oidc?.issuer;
+  // Read only where a provider is set up, so that the step works on a schema from before it.
+  const idToken =
+    issuer === undefined || challengeId === undefined
+      ? null
+      : await secondFactorsRepository.challengeIdToken(db, challengeHash(challengeId));
   const firstStep: SignInMethod =
-    challenge?.id_token == null || issuer === undefined
+    idToken === null || issuer === undefined
       ? { method: 'password' }
-      : { method: 'oidc', issuer, idToken: challenge.id_token };
+      : { method: 'oidc', issuer, idToken };
   return { ...user, firstStep };
 }
 

@@ -77,7 +77,7 @@ async function sessionOf(t: TestApp, response: LightMyRequestResponse) {
   if (cookie === undefined) return undefined;
   const answer = await t.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
   return answer.statusCode === 200
-    ? answer.json<{ user: { username: string; role: string } }>()
+    ? answer.json<{ user: { id: string; username: string; displayName: string; role: string } }>()
     : undefined;
 }
 
@@ -131,10 +131,8 @@ describe.each(testDatabases())('sign-in through OpenID Connect on $engine', (tes
     expect(response.headers.location).toBe(`${publicUrl}/`);
     expect(cookieOf(response, 'triage_session')).toBeDefined();
     const session = await sessionOf(t, response);
-    expect(session?.user).toMatchObject({
-      role: 'nurse',
-      displayName: expect.stringMatching(/^Nia Okafor/),
-    });
+    expect(session?.user.role).toBe('nurse');
+    expect(session?.user.displayName).toMatch(/^Nia Okafor/);
     expect(session?.user.username).toMatch(/^nia\.okafor\d+$/);
     const user = await usersRepository.findByOidcSubject(t.database.db, sub);
     expect(user).toMatchObject({
@@ -156,7 +154,8 @@ describe.each(testDatabases())('sign-in through OpenID Connect on $engine', (tes
       .select('id_token')
       .where('user_id', '=', user?.id ?? '')
       .execute();
-    expect(sessions).toEqual([{ id_token: expect.stringMatching(/^ey/) }]);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.id_token).toMatch(/^ey/);
   });
 
   it('gives the role the claims hold at every later sign-in', async () => {
@@ -215,7 +214,7 @@ describe.each(testDatabases())('sign-in through OpenID Connect on $engine', (tes
     const tampered = await toProviderAndBack(t);
     const query = new URLSearchParams(tampered.callbackQuery);
     query.set('state', `${query.get('state')}x`);
-    const refused = await callback(t, `?${query}`, tampered.binding);
+    const refused = await callback(t, `?${query.toString()}`, tampered.binding);
     expect(refused.headers.location).toBe(`${publicUrl}/?signInError=failed`);
     expect(cookieOf(refused, 'triage_session')).toBeUndefined();
     // The sign-in it began is gone: the right state does not work after a wrong one.
@@ -386,10 +385,9 @@ describe.each(testDatabases())('LOCAL_SIGN_IN=false on $engine', (testDatabase) 
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ error: { message: passwordSignInOffMessage } });
       expect(cookieOf(refused, 'triage_session')).toBeUndefined();
-      expect((await auditRows(t, 'login_failed')).at(-1)).toMatchObject({
-        username: 'nurse-local',
-        detail: expect.stringContaining('LOCAL_SIGN_IN is false'),
-      });
+      const refusal = (await auditRows(t, 'login_failed')).at(-1);
+      expect(refusal?.username).toBe('nurse-local');
+      expect(refusal?.detail).toContain('LOCAL_SIGN_IN is false');
       // A wrong password is answered as ever: the refusal above tells a stranger nothing.
       expect((await signIn('nurse-local', 'not-the-password-at-all')).statusCode).toBe(401);
 

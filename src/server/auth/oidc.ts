@@ -315,15 +315,16 @@ export async function endSessionWithProvider(
   context: AppContext,
   sessionId: string,
 ): Promise<string | null> {
-  const session = await sessionsRepository.findWithUser(
-    context.database.db,
-    hashSessionId(sessionId),
-  );
-  await endSession(context, sessionId);
   const provider = context.oidcProvider;
   const settings = context.config.oidc;
+  // Read only where a provider is set up, so that sign-out works on a schema from before it.
+  const idToken =
+    settings === undefined
+      ? null
+      : await sessionsRepository.idToken(context.database.db, hashSessionId(sessionId));
+  await endSession(context, sessionId);
   if (
-    session?.id_token == null ||
+    idToken === null ||
     provider === undefined ||
     settings === undefined ||
     provider.serverMetadata().end_session_endpoint === undefined
@@ -331,7 +332,7 @@ export async function endSessionWithProvider(
     return null;
   }
   return client.buildEndSessionUrl(provider, {
-    id_token_hint: session.id_token,
+    id_token_hint: idToken,
     post_logout_redirect_uri: settings.postLogoutRedirectUri,
   }).href;
 }

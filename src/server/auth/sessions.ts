@@ -31,7 +31,8 @@ export async function startSession(
     created_at: at,
     last_seen_at: at,
     ended_at: null,
-    id_token: idToken,
+    // Only when given: a password's session is written as before the column existed.
+    ...(idToken === null ? {} : { id_token: idToken }),
   });
   return sessionId;
 }

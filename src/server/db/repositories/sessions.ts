@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../schema.ts';
 import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
-export type SessionWithUser = Selectable<SessionsTable> &
+export type SessionWithUser = Omit<Selectable<SessionsTable>, 'id_token'> &
   WithBooleans<Pick<Selectable<UsersTable>, 'username' | 'display_name' | 'role' | 'disabled'>>;
 
 export const sessionsRepository = {
@@ -20,7 +20,6 @@ export const sessionsRepository = {
         'sessions.created_at',
         'sessions.last_seen_at',
         'sessions.ended_at',
-        'sessions.id_token',
         'users.username',
         'users.display_name',
         'users.role',
@@ -29,6 +28,16 @@ export const sessionsRepository = {
       .where('sessions.id_hash', '=', idHash)
       .executeTakeFirst();
     return row === undefined ? undefined : readBooleans(row, ['disabled']);
+  },
+
+  /** The ID token kept with a provider's sign-in, for the provider's sign-out; else null. */
+  async idToken(db: Executor, idHash: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('sessions')
+      .select('id_token')
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row?.id_token ?? null;
   },
 
   async touch(db: Executor, idHash: string, at: string): Promise<void> {

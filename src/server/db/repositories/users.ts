@@ -26,7 +26,16 @@ export const usersRepository = {
       'disabled' | 'second_factor_required_since' | 'oidc_subject' | 'break_glass'
     > & { disabled: boolean; oidc_subject?: string | null; break_glass?: boolean },
   ): Promise<void> {
-    await db.insertInto('users').values(row).execute();
+    const { oidc_subject, break_glass, ...rest } = row;
+    // Only when given: an account without them is written as before the columns existed.
+    await db
+      .insertInto('users')
+      .values({
+        ...rest,
+        ...(oidc_subject == null ? {} : { oidc_subject }),
+        ...(break_glass === true ? { break_glass } : {}),
+      })
+      .execute();
   },
 
   async findById(db: Executor, id: string): Promise<UserRow | undefined> {
