@@ -83,7 +83,19 @@ export async function startTestOidcProvider(publicUrl: string): Promise<TestOidc
     acrValues: ['urn:test:mfa', 'urn:test:password'],
     // Every claim in the ID token, as identity providers configured for this product send them.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        // The provider's sign-out question, without the default page's web fonts.
+        logoutSource: (context: { body: string }, form: string) => {
+          context.body = page(
+            `<h1>Sign out of the test provider?</h1>${form}` +
+              '<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>',
+          );
+        },
+      },
+    },
     interactions: {
       url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
     },
