@@ -1,18 +1,19 @@
+import crypto from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcSignInError } from '../../shared/api/session.ts';
 import { roles, usernameSchema, type Role } from '../../shared/api/users.ts';
 import type { OidcSettings } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import type { Executor } from '../db/repositories/executor.ts';
+import { oidcSignInsRepository } from '../db/repositories/oidc-sign-ins.ts';
+import { sessionsRepository } from '../db/repositories/sessions.ts';
+import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from '../services/audit.ts';
 import { StartupFault } from '../startup.ts';
-import { hashPassword } from './passwords.ts';
 import { nextStepAfterFirstFactor, type LoginResult } from './login.ts';
+import { hashPassword } from './passwords.ts';
 import { endSession, hashSessionId, newSessionId } from './sessions.ts';
-import { sessionsRepository } from '../db/repositories/sessions.ts';
-import crypto from 'node:crypto';
 
 /** The cookie that binds a sign-in sent to the provider to the browser that comes back. */
 export const oidcCookieName = 'triage_oidc';
@@ -59,22 +60,17 @@ export async function startOidcSignIn(
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
   const now = context.now();
-  await context.database.transaction(async (trx) => {
-    await trx
-      .deleteFrom('oidc_sign_ins')
-      .where('created_at', '<', new Date(now.getTime() - oidcSignInLifetimeMs).toISOString())
-      .execute();
-    await trx
-      .insertInto('oidc_sign_ins')
-      .values({
-        binding_hash: hashSessionId(bindingId),
-        state,
-        nonce,
-        code_verifier: codeVerifier,
-        created_at: now.toISOString(),
-      })
-      .execute();
-  });
+  await oidcSignInsRepository.insert(
+    context.database.db,
+    {
+      binding_hash: hashSessionId(bindingId),
+      state,
+      nonce,
+      code_verifier: codeVerifier,
+      created_at: now.toISOString(),
+    },
+    new Date(now.getTime() - oidcSignInLifetimeMs).toISOString(),
+  );
   const url = client.buildAuthorizationUrl(provider, {
     redirect_uri: settings.redirectUri,
     scope: settings.scopes,
@@ -201,11 +197,7 @@ export async function finishOidcSignIn(
   const kept =
     attempt.bindingId === undefined
       ? undefined
-      : await db
-          .deleteFrom('oidc_sign_ins')
-          .where('binding_hash', '=', hashSessionId(attempt.bindingId))
-          .returningAll()
-          .executeTakeFirst();
+      : await oidcSignInsRepository.take(db, hashSessionId(attempt.bindingId));
   if (kept === undefined || now.getTime() - Date.parse(kept.created_at) >= oidcSignInLifetimeMs) {
     return refuse('expired', 'refused: no sign-in of this browser awaits an answer');
   }
