@@ -25,6 +25,22 @@ export const oidcSignInLifetimeMs = 10 * 60_000;
 const secondFactorMethods = ['mfa', 'otp', 'hwk', 'swk'];
 
 /**
+ * Why discovery failed, in a few words: the network's error code (ECONNREFUSED, ENOTFOUND, a
+ * certificate's), the HTTP status of the discovery document, or the library's message (such as
+ * an issuer that differs from OIDC_ISSUER).
+ */
+function discoveryFailure(error: unknown): string {
+  for (let at: unknown = error; typeof at === 'object' && at !== null;) {
+    const { code, status, cause } = at as { code?: unknown; status?: unknown; cause?: unknown };
+    if (typeof status === 'number') return `the discovery document answered HTTP ${status}`;
+    if (typeof code === 'string' && !code.startsWith('OAUTH_')) return code;
+    at = cause;
+  }
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? (message.split('\n')[0] ?? message) : 'no answer';
+}
+
+/**
  * The provider as its discovery document describes it, with its keys, which openid-client
  * fetches when first needed and again when a token names a key it does not hold.
  */
@@ -40,8 +56,7 @@ export async function discoverOidcProvider(settings: OidcSettings): Promise<clie
       issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
     );
   } catch (error) {
-    const { message, cause } = error as { message?: string; cause?: { code?: string } };
-    const why = cause?.code ?? message ?? 'no answer';
+    const why = discoveryFailure(error);
     throw new StartupFault(
       'OIDC_ISSUER',
       `Cannot start: no OpenID Connect provider answers as ${settings.issuer} (OIDC_ISSUER): ${why}`,
