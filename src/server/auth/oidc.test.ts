@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecondFactorEnrolment } from '../../shared/api/second-factor.ts';
 import { oidcSignInErrors, passwordSignInOffMessage } from '../../shared/api/session.ts';
 import { usersRepository } from '../db/repositories/users.ts';
+import { providerDidSecondFactor, roleFromClaims } from './oidc.ts';
 import { createUser, updateUser } from '../services/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
@@ -406,5 +407,48 @@ describe.each(testDatabases())('LOCAL_SIGN_IN=false on $engine', (testDatabase) 
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('reading the claims', () => {
+  const settings = {
+    roleClaim: 'realm_access.roles',
+    roleMap: [
+      { role: 'nurse' as const, claimValue: 'clinic-nurse' },
+      { role: 'doctor' as const, claimValue: 'clinic-doctor' },
+      { role: 'admin' as const, claimValue: 'triage-admin' },
+    ],
+    mfaAcr: ['urn:clinic:mfa'],
+  };
+
+  it('reads a nested role claim (Keycloak), a list or a space-separated string, the most rights winning', () => {
+    expect(
+      roleFromClaims({ realm_access: { roles: ['offline_access', 'clinic-nurse'] } }, settings),
+    ).toBe('nurse');
+    expect(
+      roleFromClaims(
+        { realm_access: { roles: ['clinic-nurse', 'triage-admin', 'clinic-doctor'] } },
+        settings,
+      ),
+    ).toBe('admin');
+    expect(roleFromClaims({ realm_access: { roles: 'clinic-doctor other' } }, settings)).toBe(
+      'doctor',
+    );
+    expect(roleFromClaims({ roles: ['triage-admin'] }, settings)).toBeUndefined();
+    expect(
+      roleFromClaims({ realm_access: { roles: [7, { name: 'clinic-nurse' }] } }, settings),
+    ).toBeUndefined();
+    expect(roleFromClaims({ realm_access: 'clinic-nurse' }, settings)).toBeUndefined();
+  });
+
+  it('takes amr mfa, otp, hwk or swk, or an acr of OIDC_MFA_ACR, as a second factor done', () => {
+    for (const method of ['mfa', 'otp', 'hwk', 'swk']) {
+      expect(providerDidSecondFactor({ amr: ['pwd', method] }, settings)).toBe(true);
+    }
+    expect(providerDidSecondFactor({ amr: ['pwd'] }, settings)).toBe(false);
+    expect(providerDidSecondFactor({ amr: 'mfa' }, settings)).toBe(false);
+    expect(providerDidSecondFactor({ acr: 'urn:clinic:mfa' }, settings)).toBe(true);
+    expect(providerDidSecondFactor({ acr: 'urn:clinic:password' }, settings)).toBe(false);
+    expect(providerDidSecondFactor({ acr: 'urn:clinic:mfa' }, { mfaAcr: [] })).toBe(false);
   });
 });
