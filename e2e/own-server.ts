@@ -15,7 +15,7 @@ export interface OwnServer {
 }
 
 /** A port no program listens on, as the system hands one out (other test runs share the machine). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -32,12 +32,13 @@ function freePort(): Promise<number> {
 
 /**
  * Starts `triage serve` on SQLite with the first administrator of the fixtures; `settings` adds
- * variables, and a variable set to undefined is left out (the product's default applies).
+ * variables, and a variable set to undefined is left out (the product's default applies). A
+ * free port is taken unless `settings` names one (PORT), which a test may need to know first.
  */
 export async function startOwnServer(
   settings: Record<string, string | undefined>,
 ): Promise<OwnServer> {
-  const port = await freePort();
+  const port = settings.PORT === undefined ? await freePort() : Number(settings.PORT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-e2e-own-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,

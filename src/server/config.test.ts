@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -90,5 +93,129 @@ describe('configuration', () => {
   it('takes a grace of 0 to 90 whole days', () => {
     expect(loadConfig({ MFA_GRACE_DAYS: '0' }).mfaGraceDays).toBe(0);
     expect(loadConfig({ MFA_GRACE_DAYS: '90' }).mfaGraceDays).toBe(90);
+  });
+
+  describe('sign-in through OpenID Connect', () => {
+    const oidcEnv = {
+      OIDC_ISSUER: 'https://login.clinic.example/realms/staff',
+      OIDC_CLIENT_ID: 'triage',
+      OIDC_CLIENT_SECRET: 'a-client-secret',
+      OIDC_ROLE_MAP: 'nurse=clinic-nurse, doctor=clinic-doctor,admin=triage-admin,admin=it-admin',
+      PUBLIC_URL: 'https://triage.clinic.example/',
+    };
+
+    it('is off, with passwords on, unless OIDC_ISSUER is set', () => {
+      const config = loadConfig({});
+      expect(config.oidc).toBeUndefined();
+      expect(config.localSignIn).toBe(true);
+    });
+
+    it('reads the settings, with their defaults', () => {
+      const config = loadConfig(oidcEnv);
+      expect(config.oidc).toEqual({
+        issuer: 'https://login.clinic.example/realms/staff',
+        clientId: 'triage',
+        clientSecret: 'a-client-secret',
+        displayName: 'your organisation',
+        scopes: 'openid profile email',
+        roleClaim: 'roles',
+        roleMap: [
+          { role: 'nurse', claimValue: 'clinic-nurse' },
+          { role: 'doctor', claimValue: 'clinic-doctor' },
+          { role: 'admin', claimValue: 'triage-admin' },
+          { role: 'admin', claimValue: 'it-admin' },
+        ],
+        unitClaim: undefined,
+        mfaAcr: [],
+        redirectUri: 'https://triage.clinic.example/api/session/oidc/callback',
+        postLogoutRedirectUri: 'https://triage.clinic.example/',
+      });
+      expect(config.localSignIn).toBe(true);
+      const set = loadConfig({
+        ...oidcEnv,
+        OIDC_DISPLAY_NAME: 'Ministry of Health',
+        OIDC_SCOPES: 'openid  profile groups',
+        OIDC_ROLE_CLAIM: 'realm_access.roles',
+        OIDC_UNIT_CLAIM: 'units',
+        OIDC_MFA_ACR: 'urn:clinic:mfa, gold',
+        LOCAL_SIGN_IN: 'false',
+      });
+      expect(set.oidc).toMatchObject({
+        displayName: 'Ministry of Health',
+        scopes: 'openid profile groups',
+        roleClaim: 'realm_access.roles',
+        unitClaim: 'units',
+        mfaAcr: ['urn:clinic:mfa', 'gold'],
+      });
+      expect(set.localSignIn).toBe(false);
+    });
+
+    it('reads the client secret from a file', () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'triage-oidc-secret-'));
+      try {
+        const file = path.join(folder, 'secret');
+        fs.writeFileSync(file, 'secret-from-file\n');
+        const withoutSecret = { ...oidcEnv, OIDC_CLIENT_SECRET: '' };
+        expect(
+          loadConfig({ ...withoutSecret, OIDC_CLIENT_SECRET_FILE: file }).oidc?.clientSecret,
+        ).toBe('secret-from-file');
+        expect(() =>
+          loadConfig({ ...withoutSecret, OIDC_CLIENT_SECRET_FILE: path.join(folder, 'none') }),
+        ).toThrow(/^Invalid configuration: OIDC_CLIENT_SECRET_FILE cannot be read: .* \(ENOENT\)$/);
+        expect(() => loadConfig({ ...oidcEnv, OIDC_CLIENT_SECRET_FILE: file })).toThrow(
+          'OIDC_CLIENT_SECRET_FILE is set with OIDC_CLIENT_SECRET; set only one of them',
+        );
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it.each([
+      [{ OIDC_ISSUER: 'http://login.clinic.example' }, 'OIDC_ISSUER must be the https:// URL'],
+      [{ OIDC_ISSUER: 'not a url' }, 'OIDC_ISSUER must be the https:// URL'],
+      [
+        { OIDC_ISSUER: 'https://login.clinic.example/?x=1' },
+        'OIDC_ISSUER must be the https:// URL',
+      ],
+      [{ OIDC_CLIENT_ID: '' }, 'OIDC_CLIENT_ID is required with OIDC_ISSUER'],
+      [{ OIDC_CLIENT_SECRET: '' }, 'OIDC_CLIENT_SECRET is required with OIDC_ISSUER'],
+      [{ OIDC_ROLE_MAP: '' }, 'OIDC_ROLE_MAP is required with OIDC_ISSUER'],
+      [
+        { OIDC_ROLE_MAP: 'manager=district-manager' },
+        'OIDC_ROLE_MAP must be comma-separated pairs',
+      ],
+      [{ OIDC_ROLE_MAP: 'nurse' }, 'OIDC_ROLE_MAP must be comma-separated pairs'],
+      [
+        { OIDC_ROLE_MAP: 'nurse=staff,doctor=staff' },
+        'OIDC_ROLE_MAP gives the claim value "staff" more than one role',
+      ],
+      [{ OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES must include openid'],
+      [{ OIDC_ROLE_CLAIM: 'realm_access..roles' }, 'OIDC_ROLE_CLAIM must be a claim name'],
+      [{ PUBLIC_URL: '' }, 'PUBLIC_URL is required with OIDC_ISSUER'],
+      [{ LOCAL_SIGN_IN: 'no' }, 'LOCAL_SIGN_IN must be true or false (got "no")'],
+    ])('stops on %j in one line naming the variable', (change, message) => {
+      expect(() => loadConfig({ ...oidcEnv, ...change })).toThrow(
+        `Invalid configuration: ${message}`,
+      );
+    });
+
+    it('takes http:// only on a loopback address', () => {
+      for (const issuer of [
+        'http://127.0.0.1:8080',
+        'http://localhost:8080/realms/x',
+        'http://[::1]:9000',
+      ]) {
+        expect(loadConfig({ ...oidcEnv, OIDC_ISSUER: issuer }).oidc?.issuer).toBe(issuer);
+      }
+    });
+
+    it('refuses provider settings without OIDC_ISSUER, and passwords off with no provider', () => {
+      expect(() => loadConfig({ OIDC_CLIENT_ID: 'triage' })).toThrow(
+        'Invalid configuration: OIDC_CLIENT_ID is set without OIDC_ISSUER',
+      );
+      expect(() => loadConfig({ LOCAL_SIGN_IN: 'false' })).toThrow(
+        'Invalid configuration: LOCAL_SIGN_IN is false without OIDC_ISSUER',
+      );
+    });
   });
 });

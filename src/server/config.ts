@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { roles, type Role } from '../shared/api/users.ts';
 
@@ -46,6 +47,40 @@ export interface Config {
   databasePoolSize: number;
   /** Password hashes (scrypt, about 130 MB each while it runs) computed at once; the rest wait. */
   passwordHashConcurrency: number;
+  /** Sign-in through the organisation's OpenID Connect provider; undefined when OIDC_ISSUER is unset. */
+  oidc: OidcSettings | undefined;
+  /**
+   * Whether passwords sign in (LOCAL_SIGN_IN); when false, only accounts marked break-glass may,
+   * and everyone else signs in through the provider.
+   */
+  localSignIn: boolean;
+}
+
+/** One value of the role claim that gives a role (OIDC_ROLE_MAP). */
+export interface OidcRoleMapping {
+  role: Role;
+  claimValue: string;
+}
+
+export interface OidcSettings {
+  /** The issuer's URL exactly as the provider states it in its discovery document. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The text after 'Sign in with' on the gate. */
+  displayName: string;
+  scopes: string;
+  /** The claim holding the user's groups or roles; a dotted path reads nested claims. */
+  roleClaim: string;
+  roleMap: readonly OidcRoleMapping[];
+  /** A claim holding organisation unit codes; read by nothing yet (units are not built). */
+  unitClaim: string | undefined;
+  /** `acr` values that count as a second factor done at the provider. */
+  mfaAcr: readonly string[];
+  /** Where the provider sends the browser back: PUBLIC_URL + /api/session/oidc/callback. */
+  redirectUri: string;
+  /** Where the provider's sign-out sends the browser back: PUBLIC_URL + /. */
+  postLogoutRedirectUri: string;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +174,160 @@ function mfaRequiredRolesOf(raw: string | undefined): Role[] {
   return [...new Set(names as Role[])];
 }
 
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/** An https:// issuer, or http:// on a loopback address (local trials and tests). */
+function issuerOf(raw: string): string {
+  const problem =
+    'must be the https:// URL of the OpenID Connect provider (http:// only on a loopback address), such as https://login.clinic.example/realms/staff';
+  if (!URL.canParse(raw)) throw new ConfigError('OIDC_ISSUER', `${problem} (got "${raw}")`);
+  const url = new URL(raw);
+  const loopback = loopbackHosts.includes(url.hostname) || /^127\./.test(url.hostname);
+  if (
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    throw new ConfigError('OIDC_ISSUER', `${problem} (got "${raw}")`);
+  }
+  return raw;
+}
+
+function clientSecretOf(env: Env): string {
+  const inline = env.OIDC_CLIENT_SECRET || undefined;
+  const file = env.OIDC_CLIENT_SECRET_FILE || undefined;
+  if (inline !== undefined && file !== undefined) {
+    throw new ConfigError(
+      'OIDC_CLIENT_SECRET_FILE',
+      'is set with OIDC_CLIENT_SECRET; set only one of them',
+    );
+  }
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new ConfigError('OIDC_CLIENT_SECRET_FILE', `cannot be read: ${file} (${code})`);
+    }
+    if (text === '') throw new ConfigError('OIDC_CLIENT_SECRET_FILE', `is empty: ${file}`);
+    return text;
+  }
+  if (inline === undefined) {
+    throw new ConfigError(
+      'OIDC_CLIENT_SECRET',
+      'is required with OIDC_ISSUER (or OIDC_CLIENT_SECRET_FILE naming a file that holds it)',
+    );
+  }
+  return inline;
+}
+
+/** `role=claim-value` pairs, comma-separated; a role may be given by several values. */
+function roleMapOf(raw: string | undefined): OidcRoleMapping[] {
+  const problem = `must be comma-separated pairs role=claim-value, each role one of ${roles.join(', ')}, such as nurse=clinic-nurse,admin=triage-admin`;
+  if (raw === undefined || raw.trim() === '') {
+    throw new ConfigError('OIDC_ROLE_MAP', `is required with OIDC_ISSUER: ${problem}`);
+  }
+  const mappings = raw
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const role = pair.slice(0, equals).trim();
+      const claimValue = pair.slice(equals + 1).trim();
+      if (equals < 1 || claimValue === '' || !(roles as readonly string[]).includes(role)) {
+        throw new ConfigError('OIDC_ROLE_MAP', `${problem} (got "${pair}")`);
+      }
+      return { role: role as Role, claimValue };
+    });
+  const values = mappings.map((mapping) => mapping.claimValue);
+  const repeated = values.find((value, at) => values.indexOf(value) !== at);
+  if (repeated !== undefined) {
+    throw new ConfigError(
+      'OIDC_ROLE_MAP',
+      `gives the claim value "${repeated}" more than one role`,
+    );
+  }
+  return mappings;
+}
+
+function oidcOf(env: Env, publicUrl: string | undefined): OidcSettings | undefined {
+  const rawIssuer = env.OIDC_ISSUER || undefined;
+  if (rawIssuer === undefined) {
+    const stray = [
+      'OIDC_CLIENT_ID',
+      'OIDC_CLIENT_SECRET',
+      'OIDC_CLIENT_SECRET_FILE',
+      'OIDC_ROLE_MAP',
+    ].find((name) => (env[name] ?? '') !== '');
+    if (stray !== undefined) {
+      throw new ConfigError(
+        stray,
+        'is set without OIDC_ISSUER; set OIDC_ISSUER to sign in through the provider',
+      );
+    }
+    return undefined;
+  }
+  const issuer = issuerOf(rawIssuer);
+  const clientId = env.OIDC_CLIENT_ID || undefined;
+  if (clientId === undefined) {
+    throw new ConfigError(
+      'OIDC_CLIENT_ID',
+      'is required with OIDC_ISSUER (the client id the provider gave this product)',
+    );
+  }
+  if (publicUrl === undefined) {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      'is required with OIDC_ISSUER: the provider sends the browser back to PUBLIC_URL/api/session/oidc/callback',
+    );
+  }
+  const scopes = (env.OIDC_SCOPES || 'openid profile email').trim().split(/\s+/);
+  if (!scopes.includes('openid')) {
+    throw new ConfigError('OIDC_SCOPES', `must include openid (got "${env.OIDC_SCOPES}")`);
+  }
+  const roleClaim = env.OIDC_ROLE_CLAIM || 'roles';
+  if (!/^[^\s.]+(\.[^\s.]+)*$/.test(roleClaim)) {
+    throw new ConfigError(
+      'OIDC_ROLE_CLAIM',
+      `must be a claim name, or a dotted path such as realm_access.roles (got "${roleClaim}")`,
+    );
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: clientSecretOf(env),
+    displayName: env.OIDC_DISPLAY_NAME?.trim() || 'your organisation',
+    scopes: scopes.join(' '),
+    roleClaim,
+    roleMap: roleMapOf(env.OIDC_ROLE_MAP),
+    unitClaim: env.OIDC_UNIT_CLAIM?.trim() || undefined,
+    mfaAcr: (env.OIDC_MFA_ACR ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter((value) => value !== ''),
+    redirectUri: `${publicUrl}/api/session/oidc/callback`,
+    postLogoutRedirectUri: `${publicUrl}/`,
+  };
+}
+
+/** LOCAL_SIGN_IN: true unless set false; false needs a provider to sign in through. */
+function localSignInOf(env: Env, oidc: OidcSettings | undefined): boolean {
+  const raw = env.LOCAL_SIGN_IN;
+  if (raw === undefined || raw === '' || raw === 'true' || raw === '1') return true;
+  if (raw !== 'false' && raw !== '0') {
+    throw new ConfigError('LOCAL_SIGN_IN', `must be true or false (got "${raw}")`);
+  }
+  if (oidc === undefined) {
+    throw new ConfigError(
+      'LOCAL_SIGN_IN',
+      'is false without OIDC_ISSUER: only break-glass accounts could sign in; set OIDC_ISSUER too',
+    );
+  }
+  return false;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -160,6 +349,8 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const host = env.HOST || '127.0.0.1';
+  const publicUrl = publicUrlOf(env.PUBLIC_URL);
+  const oidc = oidcOf(env, publicUrl);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -174,7 +365,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
     patientIdSystem,
-    publicUrl: publicUrlOf(env.PUBLIC_URL),
+    publicUrl,
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),
     followUpDaysModerate: integer(env, 'FOLLOW_UP_DAYS_MODERATE', 90, 1, 3650),
@@ -183,5 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     mfaGraceDays: integer(env, 'MFA_GRACE_DAYS', 7, 0, 90),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     passwordHashConcurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    oidc,
+    localSignIn: localSignInOf(env, oidc),
   };
 }

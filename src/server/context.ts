@@ -1,3 +1,4 @@
+import type { Configuration } from 'openid-client';
 import type { Config } from './config.ts';
 import type { ScryptCost } from './auth/passwords.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -12,4 +13,6 @@ export interface AppContext {
   passwordCost: ScryptCost;
   /** The randomness of generated assessment codes, [0, 1); a test may replay a sequence. */
   randomFraction?: () => number;
+  /** The OpenID Connect provider, discovered at start when OIDC_ISSUER is set. */
+  oidcProvider?: Configuration | undefined;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, defaultWebRoot } from '../../server/app.ts';
+import { discoverOidcProvider } from '../../server/auth/oidc.ts';
 import { limitPasswordHashing, owaspScryptCost } from '../../server/auth/passwords.ts';
 import {
   unknownActiveVersion,
@@ -52,6 +53,9 @@ export async function runServeCommand(args: string[]): Promise<number> {
   checkAdministratorSettings(config);
   checkWebRoot(config.webRoot);
   await checkHostResolves(config.host);
+  // A wrong or unreachable issuer stops the start in one line (OIDC_ISSUER).
+  const oidcProvider =
+    config.oidc === undefined ? undefined : await discoverOidcProvider(config.oidc);
   if (config.databaseUrl === undefined) {
     checkDataDir(config.dataDir);
     // Held from before the database opens until the process exits (also after a failed start).
@@ -87,7 +91,13 @@ export async function runServeCommand(args: string[]): Promise<number> {
     await database.close();
     throw error;
   }
-  const context = { config, database, now: () => new Date(), passwordCost: owaspScryptCost };
+  const context = {
+    config,
+    database,
+    now: () => new Date(),
+    passwordCost: owaspScryptCost,
+    oidcProvider,
+  };
   await ensureFirstAdministrator(context, (line) => process.stdout.write(`${line}\n`));
   // Saves are refused then, but the server starts so that an administrator can activate another.
   const unknownVersion = await unknownActiveVersion(context);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, sqliteFileIn } from '../../server/db/database.ts';
 import { runUserCommand } from './user.ts';
 
 let dataDir: string;
@@ -103,6 +104,61 @@ describe('triage user', () => {
     expect(await user(['enable', 'nobody-here'])).toMatchObject({
       exitCode: 1,
       err: 'No user named nobody-here.\n',
+    });
+  });
+
+  it('adds a break-glass account, and one for a provider subject without asking a password', async () => {
+    const breakGlass = await user(
+      ['add', '--username', 'glass-admin', '--role', 'admin', '--break-glass'],
+      [password],
+    );
+    expect(breakGlass).toMatchObject({
+      exitCode: 0,
+      out: 'Created admin glass-admin (glass-admin), break-glass.\n',
+    });
+    // Nothing on standard input: no password is read for an account of the provider's.
+    const forSubject = await user([
+      'add',
+      '--username',
+      'dr-mensah',
+      '--role',
+      'doctor',
+      '--oidc-subject',
+      'a1b2-c3d4',
+    ]);
+    expect(forSubject).toMatchObject({
+      exitCode: 0,
+      out: "Created doctor dr-mensah (dr-mensah), for the provider's subject a1b2-c3d4.\n",
+    });
+    expect(forSubject.err).toBe('');
+    const database = openDatabase({ sqliteFile: sqliteFileIn(dataDir) });
+    try {
+      const rows = await database.db
+        .selectFrom('users')
+        .select(['username', 'break_glass', 'oidc_subject'])
+        .where('username', 'in', ['glass-admin', 'dr-mensah'])
+        .orderBy('username')
+        .execute();
+      expect(rows.map((row) => ({ ...row, break_glass: Boolean(row.break_glass) }))).toEqual([
+        { username: 'dr-mensah', break_glass: false, oidc_subject: 'a1b2-c3d4' },
+        { username: 'glass-admin', break_glass: true, oidc_subject: null },
+      ]);
+    } finally {
+      await database.close();
+    }
+    // A subject links one account.
+    const again = await user([
+      'add',
+      '--username',
+      'someone-else',
+      '--role',
+      'nurse',
+      '--oidc-subject',
+      'a1b2-c3d4',
+    ]);
+    expect(again).toMatchObject({
+      exitCode: 1,
+      err: 'Another account is linked to the subject a1b2-c3d4.\n',
     });
   });
 });

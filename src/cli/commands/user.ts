@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { roles, type Role } from '../../shared/api/users.ts';
 import { AppError } from '../../server/errors.ts';
 import {
@@ -13,12 +14,18 @@ import { readSecret } from '../read-secret.ts';
 
 export const usage = `Usage:
   triage user add --username NAME --role nurse|doctor|admin [--display-name TEXT]
+                  [--break-glass] [--oidc-subject SUB]
   triage user list
   triage user disable NAME
   triage user enable NAME
   triage user set-password NAME
   triage user set-role NAME nurse|doctor|admin
   triage user reset-mfa NAME
+
+--break-glass marks an account whose password still signs in when LOCAL_SIGN_IN is false.
+--oidc-subject links the account to the identity provider's subject (its sub claim), so that
+their first sign-in there takes it; without --break-glass such an account is given no password
+(none is asked for) and signs in through the provider alone.
 
 Passwords are read from standard input (without echo at a terminal, where they are asked for
 twice), never from arguments. The last active administrator can be neither disabled nor given
@@ -68,20 +75,40 @@ export async function runUserCommand(
           username: { type: 'string' },
           role: { type: 'string' },
           'display-name': { type: 'string' },
+          'break-glass': { type: 'boolean' },
+          'oidc-subject': { type: 'string' },
         });
         if (values.username === undefined)
           throw new AppError(400, 'validation_failed', '--username is required', 'username');
         const role = parseRole(values.role);
-        const password = await readNewPassword(io, 'Password: ');
+        const oidcSubject = values['oidc-subject'];
+        if (oidcSubject !== undefined && (oidcSubject.trim() === '' || oidcSubject.length > 255)) {
+          throw new AppError(
+            400,
+            'validation_failed',
+            '--oidc-subject must be the sub claim, 1 to 255 characters',
+            'oidcSubject',
+          );
+        }
+        const breakGlass = values['break-glass'] === true;
+        const password =
+          oidcSubject !== undefined && !breakGlass
+            ? // Nobody knows it: the account signs in through the provider.
+              randomBytes(32).toString('base64url')
+            : await readNewPassword(io, 'Password: ');
         const user = await withContext((context) =>
           createUser(context, operator, {
             username: values.username ?? '',
             role,
             displayName: values['display-name'],
             password,
+            breakGlass,
+            oidcSubject,
           }),
         );
-        io.stdout.write(`Created ${user.role} ${user.username} (${user.displayName}).\n`);
+        io.stdout.write(
+          `Created ${user.role} ${user.username} (${user.displayName})${breakGlass ? ', break-glass' : ''}${oidcSubject === undefined ? '' : `, for the provider's subject ${oidcSubject}`}.\n`,
+        );
         return 0;
       }
       case 'list': {

@@ -14,12 +14,18 @@ const publicOperations = new Set([
   // The steps after the password: the challenge cookie, not a session, says who takes them.
   'POST /api/session/second-factor/enrolment',
   'POST /api/session/second-factor/confirmation',
+  // Sign-in through the organisation's provider: it starts and returns without a session.
+  'GET /api/session/oidc/start',
+  'GET /api/session/oidc/callback',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',
   // CDS Hooks discovery is public; the service itself needs a record system's JWT (401 without).
   'GET /cds-services',
 ]);
+
+/** The gate's options without a provider: the password form alone. */
+const signedOut = { oidc: null, localSignIn: true };
 
 describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase) => {
   let t: TestApp;
@@ -142,8 +148,11 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
     const none = await status();
     expect(none.statusCode).toBe(200);
     expect(none.headers['cache-control']).toBe('no-store');
-    expect(none.json()).toEqual({ signedIn: false });
-    expect((await status('triage_session=not-a-session')).json()).toEqual({ signedIn: false });
+    expect(none.json()).toEqual({ signedIn: false, signIn: signedOut });
+    expect((await status('triage_session=not-a-session')).json()).toEqual({
+      signedIn: false,
+      signIn: signedOut,
+    });
 
     const { cookie, username } = await signedInAs(t, 'doctor');
     const live = await status(cookie);
@@ -153,7 +162,7 @@ describe.each(testDatabases())('accounts and sessions on $engine', (testDatabase
 
     // Idle past the limit: ended here as GET /api/session would end it.
     t.advance(31 * minute);
-    expect((await status(cookie)).json()).toEqual({ signedIn: false });
+    expect((await status(cookie)).json()).toEqual({ signedIn: false, signIn: signedOut });
     expect((await whoAmI(cookie)).statusCode).toBe(401);
   });
 

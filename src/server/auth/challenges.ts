@@ -6,6 +6,7 @@ import { secondFactorsRepository } from '../db/repositories/second-factors.ts';
 import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import type { SecondFactorChallengePurpose } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import type { SignInMethod } from './login.ts';
 import { hashSessionId, newSessionId } from './sessions.ts';
 
 /** The cookie of a sign-in awaiting its second step; it grants nothing but that step. */
@@ -33,6 +34,8 @@ export async function startChallenge(
   context: AppContext,
   userId: string,
   purpose: SecondFactorChallengePurpose,
+  /** The ID token of a provider's sign-in, which the session takes once the step is done. */
+  idToken: string | null = null,
 ): Promise<string> {
   const challengeId = newSessionId();
   const now = context.now();
@@ -46,6 +49,7 @@ export async function startChallenge(
       user_id: userId,
       created_at: now.toISOString(),
       purpose,
+      ...(idToken === null ? {} : { id_token: idToken }),
     });
   });
   return challengeId;
@@ -60,7 +64,7 @@ export async function challengedUser(
   context: AppContext,
   challengeId: string | undefined,
   purpose: SecondFactorChallengePurpose,
-): Promise<UserRow> {
+): Promise<UserRow & { firstStep: SignInMethod }> {
   const db = context.database.db;
   const challenge =
     challengeId === undefined
@@ -75,7 +79,17 @@ export async function challengedUser(
   if (user === undefined || user.disabled) {
     throw new AppError(401, 'unauthenticated', secondFactorTexts.expired);
   }
-  return user;
+  const issuer = context.config.oidc?.issuer;
+  // Read only where a provider is set up, so that the step works on a schema from before it.
+  const idToken =
+    issuer === undefined || challengeId === undefined
+      ? null
+      : await secondFactorsRepository.challengeIdToken(db, challengeHash(challengeId));
+  const firstStep: SignInMethod =
+    idToken === null || issuer === undefined
+      ? { method: 'password' }
+      : { method: 'oidc', issuer, idToken };
+  return { ...user, firstStep };
 }
 
 /** A random recovery code: about 79 bits, as four groups of four letters and digits. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   incorrectPasswordMessage,
+  passwordSignInOffMessage,
   tooManyAttemptsMessage,
   type SessionUser,
 } from '../../shared/api/session.ts';
@@ -123,28 +124,72 @@ export async function login(
     throw new AppError(401, 'unauthenticated', incorrectPasswordMessage);
   }
 
+  if (!context.config.localSignIn && !user.break_glass) {
+    // Said only after a right password, so that it tells a stranger nothing of the account.
+    await recordAudit(db, {
+      at: now,
+      actor: { id: user.id, username },
+      action: 'login_failed',
+      outcome: 'failure',
+      address: attempt.address,
+      detail: 'method=password refused: LOCAL_SIGN_IN is false and the account is not break-glass',
+    });
+    throw new AppError(403, 'forbidden', passwordSignInOffMessage);
+  }
+
   // A success is no failure: the name starts afresh, and the address's count is given back.
   await context.database.transaction(async (trx) => {
     await loginThrottleRepository.clear(trx, [keys.usernameAtAddress, keys.username]);
     await loginThrottleRepository.decrement(trx, keys.address);
   });
-  const enrolled = await hasSecondFactor(db, user.id);
+  return nextStepAfterFirstFactor(context, user, attempt.address, { method: 'password' }, false);
+}
+
+/** How the first step of a sign-in was made, as its `login` audit row names it. */
+export type SignInMethod =
+  { method: 'password' } | { method: 'oidc'; issuer: string; idToken: string };
+
+/**
+ * After a right password or a provider's sign-in: the second step the user owes (a code, or past
+ * the grace of a factor their role requires, setting one up), or the session. A provider that
+ * did a second factor itself (`secondFactorDone`) settles both.
+ */
+export async function nextStepAfterFirstFactor(
+  context: AppContext,
+  user: UserRow,
+  address: string,
+  method: SignInMethod,
+  secondFactorDone: boolean,
+): Promise<LoginResult> {
+  const now = context.now();
+  if (secondFactorDone) return completeSignIn(context, user, address, null, method);
+  const enrolled = await hasSecondFactor(context.database.db, user.id);
   const graceEnd = enrolled
     ? null
-    : await secondFactorGraceAtSignIn(context, user, { at: now, address: attempt.address });
+    : await secondFactorGraceAtSignIn(context, user, { at: now, address });
   if (enrolled || (graceEnd !== null && now >= graceEnd)) {
     const purpose = enrolled ? 'code' : 'enrolment';
-    const challengeId = await startChallenge(context, user.id, purpose);
-    await recordAudit(db, {
+    const challengeId = await startChallenge(
+      context,
+      user.id,
+      purpose,
+      method.method === 'oidc' ? method.idToken : null,
+    );
+    await recordAudit(context.database.db, {
       at: now,
       actor: { id: user.id, username: user.username },
       action: enrolled ? 'second_factor_challenge' : 'second_factor_enrolment_required',
       target: { type: 'user', id: user.id },
-      address: attempt.address,
+      address,
     });
     return { challengeId, purpose };
   }
-  return completeSignIn(context, user, attempt.address, graceEnd?.toISOString() ?? null);
+  return completeSignIn(context, user, address, graceEnd?.toISOString() ?? null, method);
+}
+
+/** The audit row's detail of a sign-in: its method, and the provider's issuer. */
+function methodDetail(method: SignInMethod): string {
+  return method.method === 'oidc' ? `method=oidc issuer=${method.issuer}` : 'method=password';
 }
 
 /** Starts the session of a user who passed every step of sign-in, and audits the sign-in. */
@@ -153,8 +198,13 @@ export async function completeSignIn(
   user: Pick<UserRow, 'id' | 'username' | 'display_name' | 'role'>,
   address: string,
   secondFactorRequiredBy: string | null = null,
+  method: SignInMethod = { method: 'password' },
 ): Promise<SignedIn> {
-  const sessionId = await startSession(context, user.id);
+  const sessionId = await startSession(
+    context,
+    user.id,
+    method.method === 'oidc' ? method.idToken : null,
+  );
   const sessionUser: SessionUser = {
     id: user.id,
     username: user.username,
@@ -167,6 +217,7 @@ export async function completeSignIn(
     action: 'login',
     target: { type: 'user', id: user.id },
     address,
+    detail: methodDetail(method),
   });
   return { sessionId, user: sessionUser, secondFactorRequiredBy };
 }

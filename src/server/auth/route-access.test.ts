@@ -17,6 +17,9 @@ const publicOperations = new Set([
   // The steps after the password: the challenge cookie, not a session, says who takes them.
   'POST /api/session/second-factor/enrolment',
   'POST /api/session/second-factor/confirmation',
+  // Sign-in through the organisation's provider: it starts and returns without a session.
+  'GET /api/session/oidc/start',
+  'GET /api/session/oidc/callback',
   'GET /api/health',
   'GET /api/health/ready',
   'GET /cds-services',

@@ -145,7 +145,7 @@ export async function answerChallenge(
   if (!accepted) {
     return counted.refuse(new AppError(401, 'unauthenticated', secondFactorTexts.wrongCode));
   }
-  return completeSignIn(context, user, attempt.address);
+  return completeSignIn(context, user, attempt.address, null, user.firstStep);
 }
 
 /**
@@ -194,5 +194,8 @@ export async function confirmEnrolmentAtSignIn(
     if (error instanceof AppError) return counted.refuse(error);
     throw error;
   }
-  return { ...(await completeSignIn(context, user, attempt.address)), recoveryCodes };
+  return {
+    ...(await completeSignIn(context, user, attempt.address, null, user.firstStep)),
+    recoveryCodes,
+  };
 }

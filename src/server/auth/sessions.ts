@@ -17,7 +17,12 @@ export function hashSessionId(sessionId: string): string {
 /** Recording every request's time would write on every read; a minute's precision is enough. */
 const touchInterval = 60_000;
 
-export async function startSession(context: AppContext, userId: string): Promise<string> {
+/** Starts a session; a provider's sign-in keeps its ID token with it for the provider's sign-out. */
+export async function startSession(
+  context: AppContext,
+  userId: string,
+  idToken: string | null = null,
+): Promise<string> {
   const sessionId = newSessionId();
   const at = context.now().toISOString();
   await sessionsRepository.insert(context.database.db, {
@@ -26,6 +31,8 @@ export async function startSession(context: AppContext, userId: string): Promise
     created_at: at,
     last_seen_at: at,
     ended_at: null,
+    // Only when given: a password's session is written as before the column existed.
+    ...(idToken === null ? {} : { id_token: idToken }),
   });
   return sessionId;
 }

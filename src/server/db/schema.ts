@@ -21,6 +21,10 @@ export interface UsersTable {
    * which it applied; null until then, and after a factor is confirmed or the role changes.
    */
   second_factor_required_since: ColumnType<Timestamp | null, Timestamp | null | undefined>;
+  /** The OpenID Connect provider's `sub` for this account, its only link there; unique. */
+  oidc_subject: ColumnType<string | null, string | null | undefined>;
+  /** Its password still signs in when LOCAL_SIGN_IN is false. */
+  break_glass: ColumnType<SqlBool, boolean | undefined, boolean>;
 }
 
 export interface SessionsTable {
@@ -30,6 +34,18 @@ export interface SessionsTable {
   created_at: Timestamp;
   last_seen_at: Timestamp;
   ended_at: Timestamp | null;
+  /** The ID token a provider sign-in ended with, for the provider's sign-out; else null. */
+  id_token: ColumnType<string | null, string | null | undefined>;
+}
+
+/** A sign-in sent to the OpenID Connect provider, awaiting the browser's return; used once. */
+export interface OidcSignInsTable {
+  /** SHA-256 of the random id in the browser's cookie, which binds the return to that browser. */
+  binding_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: Timestamp;
 }
 
 /** One sign-in counter a key: attempts (or failures) within the window that began at window_start. */
@@ -292,6 +308,8 @@ export interface SecondFactorChallengesTable {
   created_at: Timestamp;
   /** `code`: answered with a code; `enrolment`: a user who must set up a factor may only do so. */
   purpose: SecondFactorChallengePurpose;
+  /** The ID token of a provider's sign-in awaiting this step; null after a password. */
+  id_token: ColumnType<string | null, string | null | undefined>;
 }
 
 export type SecondFactorChallengePurpose = 'code' | 'enrolment';
@@ -352,6 +370,7 @@ export interface CdsJtisTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  oidc_sign_ins: OidcSignInsTable;
   login_throttle: LoginThrottleTable;
   audit_events: AuditEventsTable;
   patients: PatientsTable;

@@ -4,6 +4,7 @@ import {
   challengeCookiePath,
   challengeLifetimeMs,
 } from '../auth/challenges.ts';
+import { oidcCookieName, oidcCookiePath, oidcSignInLifetimeMs } from '../auth/oidc.ts';
 import { sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 
@@ -44,4 +45,27 @@ export function setChallengeCookie(
 
 export function clearChallengeCookie(reply: FastifyReply): void {
   void reply.clearCookie(challengeCookieName, { path: challengeCookiePath });
+}
+
+/**
+ * The cookie that binds a sign-in sent to the provider to this browser. SameSite=Lax: the
+ * provider's redirect back is a top-level navigation from its site, which a strict cookie misses.
+ */
+export function setOidcCookie(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bindingId: string,
+): void {
+  void reply.setCookie(oidcCookieName, bindingId, {
+    path: oidcCookiePath,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(context, request),
+    maxAge: oidcSignInLifetimeMs / 1000,
+  });
+}
+
+export function clearOidcCookie(reply: FastifyReply): void {
+  void reply.clearCookie(oidcCookieName, { path: oidcCookiePath });
 }

@@ -6,13 +6,27 @@ import {
   loginBodySchema,
   sessionResponseSchema,
   sessionStatusSchema,
+  signOutResponseSchema,
 } from '../../shared/api/session.ts';
+import {
+  endSessionWithProvider,
+  finishOidcSignIn,
+  OidcSignInRefused,
+  oidcCookieName,
+  startOidcSignIn,
+} from '../auth/oidc.ts';
+import { AppError } from '../errors.ts';
 import { login } from '../auth/login.ts';
 import { secondFactorRequiredBy } from '../auth/second-factor-requirement.ts';
-import { endSession, resolveSession, sessionCookieName } from '../auth/sessions.ts';
+import { resolveSession, sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
-import { setChallengeCookie, setSessionCookie } from './session-cookies.ts';
+import {
+  clearOidcCookie,
+  setChallengeCookie,
+  setOidcCookie,
+  setSessionCookie,
+} from './session-cookies.ts';
 import { requireUser } from '../auth/guard.ts';
 import { recordAudit } from '../services/audit.ts';
 
@@ -99,7 +113,16 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
           sessionId === undefined || sessionId === ''
             ? null
             : await resolveSession(context, sessionId);
-        if (user === null) return { signedIn: false as const };
+        if (user === null) {
+          const { oidc, localSignIn } = context.config;
+          return {
+            signedIn: false as const,
+            signIn: {
+              oidc: oidc === undefined ? null : { displayName: oidc.displayName },
+              localSignIn,
+            },
+          };
+        }
         return {
           signedIn: true as const,
           user,
@@ -114,14 +137,23 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'session' },
         schema: {
-          summary: 'Sign out; ends the session on the server',
+          summary:
+            "Sign out; ends the session on the server. After a sign-in through the organisation's provider that publishes an end_session_endpoint, answers where the browser goes to sign out there too",
           tags: ['session'],
-          response: { 204: z.null(), 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+          response: {
+            200: signOutResponseSchema,
+            204: z.null(),
+            401: errorEnvelopeSchema,
+            403: errorEnvelopeSchema,
+          },
         },
       },
       async (request, reply) => {
         const user = requireUser(request);
-        if (request.sessionId !== null) await endSession(context, request.sessionId);
+        const providerSignOutUrl =
+          request.sessionId === null
+            ? null
+            : await endSessionWithProvider(context, request.sessionId);
         await recordAudit(context.database.db, {
           at: context.now(),
           actor: user,
@@ -130,7 +162,76 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
           address: request.ip,
         });
         void reply.clearCookie(sessionCookieName, { path: '/' });
+        if (providerSignOutUrl !== null) return reply.status(200).send({ providerSignOutUrl });
         return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/session/oidc/start',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary:
+            "Begins a sign-in through the organisation's OpenID Connect provider: redirects there (authorization code with PKCE, state and nonce); 404 when none is set up",
+          tags: ['session'],
+          response: { 302: z.null(), 404: errorEnvelopeSchema },
+        },
+      },
+      async (request, reply) => {
+        const provider = context.oidcProvider;
+        const settings = context.config.oidc;
+        if (provider === undefined || settings === undefined) {
+          throw new AppError(404, 'not_found', 'No sign-in through a provider is set up.');
+        }
+        const started = await startOidcSignIn(context, provider, settings);
+        setOidcCookie(context, request, reply, started.bindingId);
+        return reply.redirect(started.redirectTo, 302);
+      },
+    );
+
+    app.get(
+      '/api/session/oidc/callback',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary:
+            "Where the provider sends the browser back: sets the session cookie (or the second step's) and redirects to the app; a refusal redirects to the gate with ?signInError= naming the reason",
+          tags: ['session'],
+          querystring: z.record(z.string(), z.unknown()),
+          response: { 302: z.null(), 404: errorEnvelopeSchema },
+        },
+      },
+      async (request, reply) => {
+        const provider = context.oidcProvider;
+        const settings = context.config.oidc;
+        const appUrl = context.config.publicUrl;
+        if (provider === undefined || settings === undefined || appUrl === undefined) {
+          throw new AppError(404, 'not_found', 'No sign-in through a provider is set up.');
+        }
+        const bindingId = request.cookies[oidcCookieName];
+        clearOidcCookie(reply);
+        const question = request.url.indexOf('?');
+        let result: Awaited<ReturnType<typeof finishOidcSignIn>>;
+        try {
+          result = await finishOidcSignIn(context, provider, settings, {
+            bindingId: bindingId === '' ? undefined : bindingId,
+            query: question === -1 ? '' : request.url.slice(question),
+            address: request.ip,
+          });
+        } catch (error) {
+          if (!(error instanceof OidcSignInRefused)) throw error;
+          return reply.redirect(`${appUrl}/?signInError=${error.reason}`, 302);
+        }
+        if ('challengeId' in result) {
+          setChallengeCookie(context, request, reply, result.challengeId);
+          return reply.redirect(
+            `${appUrl}/?signInStep=${result.purpose === 'code' ? 'second-factor' : 'second-factor-enrolment'}`,
+            302,
+          );
+        }
+        setSessionCookie(context, request, reply, result.sessionId);
+        return reply.redirect(`${appUrl}/`, 302);
       },
     );
   };

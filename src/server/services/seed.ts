@@ -164,6 +164,7 @@ type SeededTable = Exclude<
   | 'second_factor_recovery_codes'
   | 'second_factor_challenges'
   | 'api_tokens'
+  | 'oidc_sign_ins'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

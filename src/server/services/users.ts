@@ -22,7 +22,16 @@ function checkPassword(password: string, username: string): void {
 export async function createUser(
   context: AppContext,
   requester: Requester,
-  input: { username: string; displayName?: string | undefined; role: Role; password: string },
+  input: {
+    username: string;
+    displayName?: string | undefined;
+    role: Role;
+    password: string;
+    /** Its password still signs in when LOCAL_SIGN_IN is false. */
+    breakGlass?: boolean | undefined;
+    /** The provider's `sub` whose first sign-in takes this account. */
+    oidcSubject?: string | undefined;
+  },
 ): Promise<User> {
   const username = input.username.trim().toLowerCase();
   checkPassword(input.password, username);
@@ -33,6 +42,17 @@ export async function createUser(
     if ((await usersRepository.findByUsername(trx, username)) !== undefined) {
       throw new AppError(409, 'conflict', `The user name ${username} is taken.`, 'username');
     }
+    if (
+      input.oidcSubject !== undefined &&
+      (await usersRepository.findByOidcSubject(trx, input.oidcSubject)) !== undefined
+    ) {
+      throw new AppError(
+        409,
+        'conflict',
+        `Another account is linked to the subject ${input.oidcSubject}.`,
+        'oidcSubject',
+      );
+    }
     await usersRepository.insert(trx, {
       id,
       username,
@@ -42,6 +62,8 @@ export async function createUser(
       disabled: false,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      break_glass: input.breakGlass ?? false,
+      oidc_subject: input.oidcSubject ?? null,
     });
     await recordAudit(trx, {
       at: now,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import { discoverOidcProvider } from '../auth/oidc.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -36,6 +37,7 @@ export async function openTestApp(
     database,
     now: () => new Date(now),
     passwordCost: testPasswordCost,
+    oidcProvider: config.oidc === undefined ? undefined : await discoverOidcProvider(config.oidc),
   };
   const app = await buildApp({
     context,

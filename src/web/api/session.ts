@@ -2,6 +2,7 @@ import { signInResponseSchema, type SignInResponse } from '../../shared/api/seco
 import {
   sessionResponseSchema,
   sessionStatusSchema,
+  signOutResponseSchema,
   type SessionResponse,
   type SessionStatus,
 } from '../../shared/api/session.ts';
@@ -41,3 +42,18 @@ export function sendSecondFactorCode(code: string): Promise<SessionResponse> {
 export function deleteSession(): Promise<void> {
   return apiRequest('/api/session', { method: 'DELETE' });
 }
+
+/**
+ * Signs out: ends the session on the server; after a sign-in through the organisation's provider
+ * that has a sign-out page, answers its address, where the browser goes next (else null).
+ */
+export async function signOutOfSession(): Promise<string | null> {
+  const answer = await apiRequest('/api/session', {
+    method: 'DELETE',
+    schema: signOutResponseSchema.optional(),
+  });
+  return answer?.providerSignOutUrl ?? null;
+}
+
+/** Where the browser goes to sign in through the organisation's provider. */
+export const providerSignInPath = '/api/session/oidc/start';

@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { SessionUser } from '../../shared/api/session.ts';
+import type { SessionUser, SignInOptions } from '../../shared/api/session.ts';
 import type { SessionState } from './sessionState.ts';
 
 export type SignInOutcome =
@@ -9,6 +9,11 @@ export type SignInOutcome =
 
 export interface SessionContextValue {
   state: SessionState;
+  /**
+   * How the gate offers sign-in (the provider's button, the password form), as the server's
+   * signed-out status said; null until it has said so in this page.
+   */
+  signInOptions: SignInOptions | null;
   /**
    * Resolves once signed in (with the end of the grace of a second factor the role requires, if
    * any), or once the password is accepted and a code is asked for (`secondFactor`), or setting up
@@ -28,7 +33,9 @@ export interface SessionContextValue {
   secondFactorEnrolled: () => void;
   /**
    * Ends the session on the server, then shows the gate; without a network it ends it on this
-   * device at once and on the server when it is reached. Rejects when the server refuses.
+   * device at once and on the server when it is reached. After a sign-in through the
+   * organisation's provider that has a sign-out page, the browser goes there, and comes back to
+   * the gate. Rejects when the server refuses.
    */
   signOut: () => Promise<void>;
 }

@@ -5,16 +5,17 @@ import {
   useMemo,
   useReducer,
   useRef,
+  useState,
   type ReactNode,
 } from 'react';
 import { ApiError, onSignedOut } from '../api/client.ts';
-import type { SessionResponse } from '../../shared/api/session.ts';
+import type { SessionResponse, SignInOptions } from '../../shared/api/session.ts';
 import { confirmSignInEnrolment } from '../api/second-factor.ts';
 import {
   createSession,
-  deleteSession,
   getSessionStatus,
   sendSecondFactorCode,
+  signOutOfSession,
 } from '../api/session.ts';
 import { forgetUser, keepUser, keptUser } from '../offline/keptUser.ts';
 import { lockOutboxes } from '../offline/outboxKeys.ts';
@@ -51,6 +52,7 @@ function delay(ms: number): Promise<void> {
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(sessionReducer, { status: 'checking' });
+  const [signInOptions, setSignInOptions] = useState<SignInOptions | null>(null);
   /** The password of a sign-in whose session has not started yet (a second step may follow). */
   const signInPassword = useRef<string | null>(null);
 
@@ -67,6 +69,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       (status) => {
         if (controller.signal.aborted) return;
         if (!status.signedIn) {
+          setSignInOptions(status.signIn);
           clearAuthFlag();
           forgetUser();
           dispatch({ type: 'signedOut', notice: noticeForNoSession(flagWasSet) });
@@ -180,8 +183,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const secondFactorEnrolled = useCallback(() => dispatch({ type: 'secondFactorEnrolled' }), []);
 
   const signOut = useCallback(async () => {
+    let providerSignOutUrl: string | null = null;
     try {
-      await deleteSession();
+      providerSignOutUrl = await signOutOfSession();
     } catch (error) {
       // Without a network the device signs out now and the server's session ends when it is
       // reached; a 401 means the session had already ended, which is what signing out wants.
@@ -194,18 +198,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     signInPassword.current = null;
     clearAssessmentDraft(); // An assessment in progress is not left in the tab for the next user.
     dispatch({ type: 'signedOut', notice: null });
+    // The provider signs out too, and sends the browser back to the gate.
+    if (providerSignOutUrl !== null) window.location.assign(providerSignOutUrl);
   }, []);
 
   const value = useMemo<SessionContextValue>(
     () => ({
       state,
+      signInOptions,
       signIn,
       answerSecondFactor,
       confirmEnrolment,
       secondFactorEnrolled,
       signOut,
     }),
-    [state, signIn, answerSecondFactor, confirmEnrolment, secondFactorEnrolled, signOut],
+    [
+      state,
+      signInOptions,
+      signIn,
+      answerSecondFactor,
+      confirmEnrolment,
+      secondFactorEnrolled,
+      signOut,
+    ],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

@@ -104,9 +104,20 @@ export const secondFactorsRepository = {
       user_id: string;
       created_at: string;
       purpose: SecondFactorChallengePurpose;
+      id_token?: string;
     },
   ): Promise<void> {
     await db.insertInto('second_factor_challenges').values(challenge).execute();
+  },
+
+  /** The ID token of a provider's sign-in that awaits this step; null after a password. */
+  async challengeIdToken(db: Executor, idHash: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('second_factor_challenges')
+      .select('id_token')
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row?.id_token ?? null;
   },
 
   findChallenge(

@@ -1,12 +1,12 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../schema.ts';
 import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
-export type SessionWithUser = Selectable<SessionsTable> &
+export type SessionWithUser = Omit<Selectable<SessionsTable>, 'id_token'> &
   WithBooleans<Pick<Selectable<UsersTable>, 'username' | 'display_name' | 'role' | 'disabled'>>;
 
 export const sessionsRepository = {
-  async insert(db: Executor, row: Selectable<SessionsTable>): Promise<void> {
+  async insert(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
     await db.insertInto('sessions').values(row).execute();
   },
 
@@ -28,6 +28,16 @@ export const sessionsRepository = {
       .where('sessions.id_hash', '=', idHash)
       .executeTakeFirst();
     return row === undefined ? undefined : readBooleans(row, ['disabled']);
+  },
+
+  /** The ID token kept with a provider's sign-in, for the provider's sign-out; else null. */
+  async idToken(db: Executor, idHash: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('sessions')
+      .select('id_token')
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row?.id_token ?? null;
   },
 
   async touch(db: Executor, idHash: string, at: string): Promise<void> {

@@ -21,14 +21,26 @@ export function presentUser(row: UserRow): User {
 export const usersRepository = {
   async insert(
     db: Executor,
-    row: Omit<UserRow, 'disabled' | 'second_factor_required_since'> & { disabled: boolean },
+    row: Omit<
+      UserRow,
+      'disabled' | 'second_factor_required_since' | 'oidc_subject' | 'break_glass'
+    > & { disabled: boolean; oidc_subject?: string | null; break_glass?: boolean },
   ): Promise<void> {
-    await db.insertInto('users').values(row).execute();
+    const { oidc_subject, break_glass, ...rest } = row;
+    // Only when given: an account without them is written as before the columns existed.
+    await db
+      .insertInto('users')
+      .values({
+        ...rest,
+        ...(oidc_subject == null ? {} : { oidc_subject }),
+        ...(break_glass === true ? { break_glass } : {}),
+      })
+      .execute();
   },
 
   async findById(db: Executor, id: string): Promise<UserRow | undefined> {
     const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? undefined : readBooleans(row, ['disabled']);
+    return row === undefined ? undefined : readBooleans(row, ['disabled', 'break_glass']);
   },
 
   async findByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
@@ -37,12 +49,21 @@ export const usersRepository = {
       .selectAll()
       .where('username', '=', username)
       .executeTakeFirst();
-    return row === undefined ? undefined : readBooleans(row, ['disabled']);
+    return row === undefined ? undefined : readBooleans(row, ['disabled', 'break_glass']);
+  },
+
+  async findByOidcSubject(db: Executor, subject: string): Promise<UserRow | undefined> {
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('oidc_subject', '=', subject)
+      .executeTakeFirst();
+    return row === undefined ? undefined : readBooleans(row, ['disabled', 'break_glass']);
   },
 
   async list(db: Executor): Promise<UserRow[]> {
     const rows = await db.selectFrom('users').selectAll().orderBy('username').execute();
-    return rows.map((row) => readBooleans(row, ['disabled']));
+    return rows.map((row) => readBooleans(row, ['disabled', 'break_glass']));
   },
 
   /**
