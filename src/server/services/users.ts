@@ -3,7 +3,9 @@ import type { Role, User } from '../../shared/api/users.ts';
 import { hashPassword, passwordProblem } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
 import { sessionsRepository } from '../db/repositories/sessions.ts';
-import { presentUser, usersRepository } from '../db/repositories/users.ts';
+import type { Executor } from '../db/repositories/executor.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
+import { presentUser, usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
@@ -14,6 +16,40 @@ export interface Requester {
   address: string | null;
 }
 
+/**
+ * The units a user will work in, checked: each id names a unit, none twice. Left out for a new
+ * user, the one unit while the tree has only one; otherwise they must be named.
+ */
+async function userUnitIds(db: Executor, ids: readonly string[] | undefined): Promise<string[]> {
+  if (ids === undefined) {
+    const units = await orgUnitsRepository.list(db);
+    const only = units.length === 1 ? units[0] : undefined;
+    if (only === undefined) {
+      throw new AppError(
+        400,
+        'validation_failed',
+        'units: Name the units the user works in (at least one).',
+        'units',
+      );
+    }
+    return [only.id];
+  }
+  const unique = [...new Set(ids)];
+  for (const id of unique) {
+    if ((await orgUnitsRepository.findById(db, id)) === undefined) {
+      throw new AppError(400, 'validation_failed', `units: No unit has the id ${id}.`, 'units');
+    }
+  }
+  if (unique.length === 0) {
+    throw new AppError(400, 'validation_failed', 'units: A user works in at least one unit.', 'units');
+  }
+  return unique;
+}
+
+async function presentUserRow(db: Executor, row: UserRow): Promise<User> {
+  return presentUser(row, await orgUnitsRepository.unitsOfUsers(db, [row.id]));
+}
+
 function checkPassword(password: string, username: string): void {
   const problem = passwordProblem(password, username);
   if (problem !== undefined) throw new AppError(400, 'validation_failed', problem, 'password');
@@ -22,7 +58,14 @@ function checkPassword(password: string, username: string): void {
 export async function createUser(
   context: AppContext,
   requester: Requester,
-  input: { username: string; displayName?: string | undefined; role: Role; password: string },
+  input: {
+    username: string;
+    displayName?: string | undefined;
+    role: Role;
+    password: string;
+    /** Unit ids; see userUnitIds. */
+    units?: readonly string[] | undefined;
+  },
 ): Promise<User> {
   const username = input.username.trim().toLowerCase();
   checkPassword(input.password, username);
@@ -33,6 +76,7 @@ export async function createUser(
     if ((await usersRepository.findByUsername(trx, username)) !== undefined) {
       throw new AppError(409, 'conflict', `The user name ${username} is taken.`, 'username');
     }
+    const unitIds = await userUnitIds(trx, input.units);
     await usersRepository.insert(trx, {
       id,
       username,
@@ -43,6 +87,7 @@ export async function createUser(
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     });
+    await orgUnitsRepository.setUserUnits(trx, id, unitIds);
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -52,7 +97,7 @@ export async function createUser(
     });
     const created = await usersRepository.findById(trx, id);
     if (created === undefined) throw new Error('The new user could not be read back');
-    return presentUser(created);
+    return presentUserRow(trx, created);
   });
 }
 
@@ -65,6 +110,8 @@ export async function updateUser(
     role?: Role | undefined;
     disabled?: boolean | undefined;
     password?: string | undefined;
+    /** Unit ids: the user's units become exactly these. */
+    units?: readonly string[] | undefined;
   },
 ): Promise<User> {
   const existing = await usersRepository.findById(context.database.db, id);
@@ -102,6 +149,9 @@ export async function updateUser(
         );
       }
     }
+    if (changes.units !== undefined) {
+      await orgUnitsRepository.setUserUnits(trx, id, await userUnitIds(trx, changes.units));
+    }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
       // A new role starts any grace of a second factor it requires afresh, at the next sign-in.
@@ -125,7 +175,7 @@ export async function updateUser(
     });
     const updated = await usersRepository.findById(trx, id);
     if (updated === undefined) throw new Error('The user could not be read back');
-    return presentUser(updated);
+    return presentUserRow(trx, updated);
   });
 }
 
@@ -135,11 +185,13 @@ export async function findUserByUsername(context: AppContext, username: string):
     username.trim().toLowerCase(),
   );
   if (row === undefined) throw new AppError(404, 'not_found', `No user named ${username}.`);
-  return presentUser(row);
+  return presentUserRow(context.database.db, row);
 }
 
 export async function listUsers(context: AppContext): Promise<User[]> {
-  return (await usersRepository.list(context.database.db)).map(presentUser);
+  const db = context.database.db;
+  const units = Map.groupBy(await orgUnitsRepository.unitsOfUsers(db), (unit) => unit.user_id);
+  return (await usersRepository.list(db)).map((row) => presentUser(row, units.get(row.id) ?? []));
 }
 
 /**

@@ -18,5 +18,7 @@ export async function undoThrough(handle: DatabaseHandle, name: string): Promise
   if (index === -1) throw new Error(`No migration ${name}`);
   for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
   await createKeptCountDeltaTables(handle.db);
-  if (index < migrations.indexOf(orgUnits)) await createOrgUnits(handle.db, handle.engine);
+  if (index < migrations.indexOf(orgUnits)) {
+    await createOrgUnits(handle.db, handle.engine, { besideOlderSchema: true });
+  }
 }

@@ -10,21 +10,19 @@ export const mainUnitName = 'Main clinic';
 /** The tables whose rows belong to a unit, each by a column `org_unit_id` (issue 36). */
 const placedTables = ['patient_records', 'assessments'] as const;
 
-async function hasColumn(
+/** The columns of a table; none when it does not exist. */
+async function columnsOf(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,
-  column: string,
-): Promise<boolean> {
+): Promise<string[]> {
   const query =
     engine === 'postgres'
-      ? sql<{ n: number | string }>`select count(*) as n from information_schema.columns
-          where table_schema = current_schema() and table_name = ${table}
-            and column_name = ${column}`
-      : sql<{ n: number | string }>`select count(*) as n from pragma_table_info(${table})
-          where name = ${column}`;
+      ? sql<{ name: string }>`select column_name as name from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table}`
+      : sql<{ name: string }>`select name from pragma_table_info(${table})`;
   const { rows } = await query.execute(db);
-  return Number(rows[0]?.n ?? 0) > 0;
+  return rows.map((row) => row.name);
 }
 
 /**
@@ -42,11 +40,14 @@ async function hasColumn(
  *
  * Written so that it can run on a database that already has its tables and columns (each part is
  * made only when missing): the migration tests of earlier versions make them beside the older
- * schema, as this version's services write them (testing/migrations.ts).
+ * schema (`besideOlderSchema`, where the columns keep MAIN as their default on PostgreSQL too,
+ * for the rows those tests insert as the older version did), as this version's services write
+ * them (testing/migrations.ts).
  */
 export async function createOrgUnits<Schema>(
   schemaDb: Kysely<Schema>,
   engine: DatabaseEngine,
+  options: { besideOlderSchema?: boolean } = {},
 ): Promise<void> {
   const db = schemaDb as Kysely<unknown>;
   const t = columnTypes(engine);
@@ -92,12 +93,20 @@ export async function createOrgUnits<Schema>(
     where not exists (select 1 from user_units where user_units.user_id = users.id)`.execute(db);
 
   for (const table of placedTables) {
-    if (await hasColumn(db, engine, table, 'org_unit_id')) continue;
+    // Beside an older schema, the table may not be there yet.
+    const columns = await columnsOf(db, engine, table);
+    if (columns.length === 0) continue;
     if (engine === 'postgres') {
-      await sql`alter table ${sql.table(table)} add column org_unit_id text not null
-        default ${sql.lit(main)} references org_units (id)`.execute(db);
-      await sql`alter table ${sql.table(table)} alter column org_unit_id drop default`.execute(db);
-    } else {
+      if (!columns.includes('org_unit_id')) {
+        await sql`alter table ${sql.table(table)} add column org_unit_id text not null
+          default ${sql.lit(main)} references org_units (id)`.execute(db);
+      }
+      if (options.besideOlderSchema !== true) {
+        await sql`alter table ${sql.table(table)} alter column org_unit_id drop default`.execute(
+          db,
+        );
+      }
+    } else if (!columns.includes('org_unit_id')) {
       await sql`alter table ${sql.table(table)} add column org_unit_id text not null
         default ${sql.lit(main)}`.execute(db);
       for (const [when, event] of [
