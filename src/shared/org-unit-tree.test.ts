@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unitsWithin, wouldMakeCycle, type OrgUnitLink } from './org-unit-tree.ts';
+import { depthFirst, unitsWithin, wouldMakeCycle, type OrgUnitLink } from './org-unit-tree.ts';
 
 // country > two regions > districts > facilities
 const tree: OrgUnitLink[] = [
@@ -64,5 +64,32 @@ describe('wouldMakeCycle', () => {
     expect(wouldMakeCycle(tree, 'f1', 'north-d2')).toBe(false);
     expect(wouldMakeCycle(tree, 'south', 'other-top')).toBe(false);
     expect(wouldMakeCycle(tree, 'south', null)).toBe(false);
+  });
+});
+
+describe('depthFirst', () => {
+  it('lists each unit after its parent, siblings by key, with its depth', () => {
+    const ordered = depthFirst(tree, (unit) => unit.id).map(
+      ({ unit, depth }) => `${'-'.repeat(depth)}${unit.id}`,
+    );
+    expect(ordered).toEqual([
+      'country',
+      '-north',
+      '--north-d1',
+      '---f1',
+      '---f2',
+      '--north-d2',
+      '---f3',
+      '-south',
+      '--south-d1',
+      '---f4',
+      'other-top',
+    ]);
+  });
+
+  it('keeps a unit whose parent is missing, at the top', () => {
+    expect(
+      depthFirst([{ id: 'orphan', parentId: 'gone' }], (unit) => unit.id).map((entry) => entry),
+    ).toEqual([{ unit: { id: 'orphan', parentId: 'gone' }, depth: 0 }]);
   });
 });

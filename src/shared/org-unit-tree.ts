@@ -48,3 +48,35 @@ export function wouldMakeCycle(
 ): boolean {
   return parentId !== null && unitsWithin(units, [unitId]).has(parentId);
 }
+
+/**
+ * The units in the tree's order: each top unit, then the units below it depth first, siblings by
+ * `sortKey`; with each unit its depth (0 at the top). A unit whose parent is missing counts as a
+ * top unit, so that nothing is lost.
+ */
+export function depthFirst<Unit extends OrgUnitLink>(
+  units: readonly Unit[],
+  sortKey: (unit: Unit) => string,
+): { unit: Unit; depth: number }[] {
+  const byKey = (a: Unit, b: Unit) => {
+    const [x, y] = [sortKey(a), sortKey(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const known = new Set(units.map((unit) => unit.id));
+  const children = new Map<string, Unit[]>();
+  const tops: Unit[] = [];
+  for (const unit of units) {
+    if (unit.parentId === null || !known.has(unit.parentId)) tops.push(unit);
+    else children.set(unit.parentId, [...(children.get(unit.parentId) ?? []), unit]);
+  }
+  const ordered: { unit: Unit; depth: number }[] = [];
+  const seen = new Set<string>();
+  const visit = (unit: Unit, depth: number) => {
+    if (seen.has(unit.id)) return;
+    seen.add(unit.id);
+    ordered.push({ unit, depth });
+    for (const child of (children.get(unit.id) ?? []).sort(byKey)) visit(child, depth + 1);
+  };
+  for (const top of tops.sort(byKey)) visit(top, 0);
+  return ordered;
+}

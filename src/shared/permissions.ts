@@ -51,6 +51,10 @@ export const permissions = {
    */
   'fhir.read': ['doctor', 'admin'],
   'users.manage': ['admin'],
+  /** Reading the tree of organisation units (issue 36). */
+  'orgUnit.view': ['nurse', 'doctor', 'admin'],
+  /** Making, changing and closing organisation units. */
+  'orgUnit.manage': ['admin'],
   'audit.read': ['admin'],
   /** The server's metrics (GET /api/metrics), which the METRICS_TOKEN setting also reads. */
   'metrics.read': ['admin'],

@@ -309,13 +309,14 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('count live and signed-off assessments from before the count migration, and follow every change', async () => {
     const handle = await open();
     try {
-      let orgUnitId: string | undefined;
+      // Its rows name MAIN once the schema has units.
+      const placed: { orgUnitId?: string } = {};
       const add = (id: string, signedOff = false, deletedAt: string | null = null) =>
         insertEarlyAssessment(handle, id, {
           searchText: `${id} |2026-11-22`,
           signedOff,
           deletedAt,
-          ...(orgUnitId === undefined ? {} : { orgUnitId }),
+          ...placed,
         });
       const change = (id: string, set: { deleted_at?: string | null; signed_off?: boolean }) =>
         handle.db.updateTable('assessments').set(set).where('id', '=', id).execute();
@@ -347,7 +348,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await add('a3', true);
       await migrateToLatest(handle);
       expect(await kept()).toEqual([2, 1, 1]);
-      orgUnitId = (await orgUnitsRepository.findMain(handle.db))?.id;
+      placed.orgUnitId = (await orgUnitsRepository.findMain(handle.db))?.id;
 
       const steps = [
         () => add('a4', true),

@@ -46,5 +46,9 @@ export type UpdateOrgUnitBody = z.infer<typeof updateOrgUnitBodySchema>;
 export const orgUnitParamsSchema = z.object({ id: z.string().max(100) });
 
 /** A unit as a user's page names it. */
-export const orgUnitReferenceSchema = z.object({ id: z.string(), code: z.string(), name: z.string() });
+export const orgUnitReferenceSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+});
 export type OrgUnitReference = z.infer<typeof orgUnitReferenceSchema>;
