@@ -6,7 +6,11 @@ export const orgUnitCodeSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,32}$/, "Codes are 1 to 32 letters, digits, '-' or '_'");
 
-export const orgUnitNameSchema = z.string().trim().min(1).max(200);
+export const orgUnitNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'A unit needs a name')
+  .max(200, 'Names are at most 200 characters');
 
 export const orgUnitSchema = z.object({
   id: z.string(),
