@@ -18,7 +18,7 @@ export interface UsersTable {
   id: string;
   username: string;
   display_name: string;
-  role: 'nurse' | 'doctor' | 'admin';
+  role: 'nurse' | 'doctor' | 'admin' | 'manager';
   password_hash: string;
   disabled: Bool;
   created_at: Timestamp;

@@ -11,6 +11,7 @@ import { highRiskBody, lowRiskBody } from '../../testing/risk-bodies.ts';
 import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { orgUnits } from './20261128T1300-org-units.ts';
+import { migrations } from './index.ts';
 
 const at = '2026-11-22T08:00:00.000Z';
 
@@ -85,7 +86,9 @@ describe.each(testDatabases())('the org-units migration on $engine', (testDataba
       expect(before.records).toHaveLength(3);
       expect(before.assessments).toHaveLength(3);
 
-      expect(await migrateToLatest(t.database)).toEqual([orgUnits.name]);
+      expect(await migrateToLatest(t.database)).toEqual(
+        migrations.slice(migrations.indexOf(orgUnits)).map((migration) => migration.name),
+      );
 
       const units = await db.selectFrom('org_units').selectAll().execute();
       expect(units).toEqual([
