@@ -336,6 +336,39 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
     expect(listed?.units.map((unit) => unit.code)).toEqual(['F-1']);
   });
 
+  it("puts a record in its patient's unit, else the user's only unit, else MAIN", async () => {
+    const one = await add('F-1', main.id);
+    const two = await add('F-2', main.id);
+    const single = await userOf('nurse', [one.id]);
+    const several = await userOf('nurse', [one.id, two.id]);
+    const unitOf = async (response: Awaited<ReturnType<Requests>>) => {
+      expect(response.statusCode, response.body).toBe(201);
+      const row = await t.database.db
+        .selectFrom('assessments')
+        .select('org_unit_id')
+        .where('id', '=', response.json<Assessment>().id)
+        .executeTakeFirstOrThrow();
+      return row.org_unit_id;
+    };
+    expect(await unitOf(await call(single, 'POST', '/api/assessments', lowRiskBody))).toBe(one.id);
+    expect(await unitOf(await call(several, 'POST', '/api/assessments', lowRiskBody))).toBe(
+      main.id,
+    );
+    // A patient of F-1 seen by a user of F-2 and MAIN: the assessment is the patient's unit's.
+    const patient = (
+      await call(single, 'POST', '/api/patients', { number: 'P-1' })
+    ).json<Patient>();
+    const elsewhere = await userOf('nurse', [two.id, main.id]);
+    expect(
+      await unitOf(
+        await call(elsewhere, 'POST', '/api/assessments', {
+          ...lowRiskBody,
+          patientId: patient.id,
+        }),
+      ),
+    ).toBe(one.id);
+  });
+
   it('is in the OpenAPI document', async () => {
     const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     const paths = document.json<{ paths: Record<string, Record<string, unknown>> }>().paths;

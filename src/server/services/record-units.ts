@@ -27,15 +27,10 @@ export async function unitForNewRecord(
   db: Executor,
   from: { patientUnitId?: string | undefined; userId?: string | null | undefined },
 ): Promise<string> {
-  let unitId = from.patientUnitId;
-  if (unitId === undefined && from.userId != null) {
-    const own = await orgUnitsRepository.unitIdsOfUser(db, from.userId);
-    if (own.length === 1) unitId = own[0];
-  }
   const unit =
-    unitId === undefined
-      ? await orgUnitsRepository.findMain(db)
-      : await orgUnitsRepository.findById(db, unitId);
+    from.patientUnitId === undefined
+      ? await orgUnitsRepository.ownUnitOrMain(db, from.userId ?? null)
+      : await orgUnitsRepository.findById(db, from.patientUnitId);
   if (unit === undefined) {
     throw new AppError(
       409,

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { mainUnitCode } from '../migrations/20261128T1300-org-units.ts';
 import type { OrgUnitsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
@@ -70,14 +70,15 @@ export const orgUnitsRepository = {
     return result.numUpdatedRows > 0n;
   },
 
-  /** The ids of the units a user works in. */
-  async unitIdsOfUser(db: Executor, userId: string): Promise<string[]> {
-    const rows = await db
-      .selectFrom('user_units')
-      .select('org_unit_id')
-      .where('user_id', '=', userId)
-      .execute();
-    return rows.map((row) => row.org_unit_id);
+  /**
+   * In one statement (a save's one read for its unit): the user's unit when they work in one
+   * only, else MAIN; undefined when neither exists.
+   */
+  async ownUnitOrMain(db: Executor, userId: string | null): Promise<OrgUnitRow | undefined> {
+    const { rows } = await sql<OrgUnitRow>`select * from org_units where id = coalesce(
+        (select min(org_unit_id) from user_units where user_id = ${userId} having count(*) = 1),
+        (select id from org_units where code_key = ${mainUnitCode.toLowerCase()}))`.execute(db);
+    return rows[0];
   },
 
   /** The units of the users named, or of every user when `userIds` is undefined. */
