@@ -70,7 +70,10 @@ describe('triage user', () => {
       [password, password],
       true,
     );
-    expect(same).toMatchObject({ exitCode: 0, out: 'Created admin first-admin (first-admin) in MAIN.\n' });
+    expect(same).toMatchObject({
+      exitCode: 0,
+      out: 'Created admin first-admin (first-admin) in MAIN.\n',
+    });
   });
 
   it('reads the password once from a pipe', async () => {

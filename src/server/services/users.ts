@@ -41,7 +41,12 @@ async function userUnitIds(db: Executor, ids: readonly string[] | undefined): Pr
     }
   }
   if (unique.length === 0) {
-    throw new AppError(400, 'validation_failed', 'units: A user works in at least one unit.', 'units');
+    throw new AppError(
+      400,
+      'validation_failed',
+      'units: A user works in at least one unit.',
+      'units',
+    );
   }
   return unique;
 }
