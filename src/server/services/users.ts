@@ -214,10 +214,17 @@ export async function ensureFirstAdministrator(
   const { adminUsername, adminPassword } = context.config;
   if (adminUsername !== undefined && adminPassword !== undefined) {
     if ((await usersRepository.findByUsername(db, adminUsername)) === undefined) {
+      // An administrator of the top units manages everything.
+      const tops = (await orgUnitsRepository.list(db)).filter((unit) => unit.parent_id === null);
       await createUser(
         context,
         { user: null, address: null },
-        { username: adminUsername, role: 'admin', password: adminPassword },
+        {
+          username: adminUsername,
+          role: 'admin',
+          password: adminPassword,
+          units: tops.map((unit) => unit.id),
+        },
       );
       say(`Created the first administrator, ${adminUsername}.`);
       return;
