@@ -14,8 +14,15 @@ import type { Fixture } from './harness.ts';
 
 type TableRows = [table: string, rows: Record<string, unknown>[]][];
 
+/** Who saves in the baseline, and the unit a save of theirs goes to (their own). */
+export interface BaselineAuthor {
+  userId: string;
+  orgUnitId: string;
+}
+
 /** What createAssessment writes for one body, as plain rows per table in insertion order. */
-function saveRows(input: PatientInput, notes: string | null, userId: string): TableRows {
+function saveRows(input: PatientInput, notes: string | null, author: BaselineAuthor): TableRows {
+  const { userId, orgUnitId } = author;
   const now = new Date();
   const at = now.toISOString();
   const id = crypto.randomUUID();
@@ -30,6 +37,7 @@ function saveRows(input: PatientInput, notes: string | null, userId: string): Ta
     localDate: at.slice(0, 10),
     createdBy: userId,
     patientRecordId: null,
+    orgUnitId,
     withRiskRank: true,
   });
   return [
@@ -91,7 +99,7 @@ export function driverSaveSqlite(
   file: string,
   input: PatientInput,
   notes: string | null,
-  userId: string,
+  author: BaselineAuthor,
   seconds: number,
 ): Timed {
   const db = new DatabaseSync(file);
@@ -105,7 +113,7 @@ export function driverSaveSqlite(
   while (performance.now() < until) {
     const begun = performance.now();
     db.exec('BEGIN');
-    for (const [table, rows] of saveRows(input, notes, userId)) {
+    for (const [table, rows] of saveRows(input, notes, author)) {
       if (rows.length === 0) continue;
       const { text, values } = insertStatement(table, rows, () => '?');
       let statement = statements.get(text);
@@ -126,7 +134,7 @@ export async function driverSavePostgres(
   url: string,
   input: PatientInput,
   notes: string | null,
-  userId: string,
+  author: BaselineAuthor,
   seconds: number,
   clients: number,
 ): Promise<Timed> {
@@ -140,7 +148,7 @@ export async function driverSavePostgres(
       while (performance.now() < until) {
         const begun = performance.now();
         await client.query('begin');
-        for (const [table, rows] of saveRows(input, notes, userId)) {
+        for (const [table, rows] of saveRows(input, notes, author)) {
           if (rows.length === 0) continue;
           const { text, values } = insertStatement(table, rows, (index) => `$${index}`);
           await client.query(text, values);
@@ -157,20 +165,18 @@ export async function driverSavePostgres(
   return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs };
 }
 
-export async function userIdOf(fixture: Fixture, username: string): Promise<string> {
+export async function authorOf(fixture: Fixture, username: string): Promise<BaselineAuthor> {
+  const query = `select users.id as "userId", user_units.org_unit_id as "orgUnitId"
+    from users join user_units on user_units.user_id = users.id where users.username = `;
   if (fixture.sqliteFile !== undefined) {
     const db = new DatabaseSync(fixture.sqliteFile);
-    const row = db.prepare('select id from users where username = ?').get(username) as {
-      id: string;
-    };
+    const row = db.prepare(`${query}?`).get(username) as unknown as BaselineAuthor;
     db.close();
-    return row.id;
+    return row;
   }
   const client = new pg.Client({ connectionString: fixture.databaseUrl });
   await client.connect();
-  const found = await client.query<{ id: string }>('select id from users where username = $1', [
-    username,
-  ]);
+  const found = await client.query<BaselineAuthor>(`${query}$1`, [username]);
   await client.end();
-  return found.rows[0]?.id ?? '';
+  return found.rows[0] ?? { userId: '', orgUnitId: '' };
 }

@@ -10,7 +10,7 @@
  *   node bench/save.ts [--engine sqlite|postgres|both] [--clients 16] [--seconds 10]
  */
 import type { PatientInput } from '../src/server/services/assessment-records.ts';
-import { driverSavePostgres, driverSaveSqlite, userIdOf } from './driver-baseline.ts';
+import { driverSavePostgres, driverSaveSqlite, authorOf } from './driver-baseline.ts';
 import {
   createBenchUser,
   emptyFixture,
@@ -40,7 +40,7 @@ await forEachEngine(options, async (engine) => {
     // The server migrates the new database; the user is made after, as on a real install.
     const server = await startServer(fixture);
     const user = await createBenchUser(fixture);
-    const userId = await userIdOf(fixture, user.username);
+    const author = await authorOf(fixture, user.username);
     const cookie = await signIn(server, user);
     // A short untimed run warms the server's code and the database up.
     await postLoad({
@@ -60,12 +60,12 @@ await forEachEngine(options, async (engine) => {
     await server.stop();
     const baseline =
       fixture.sqliteFile !== undefined
-        ? driverSaveSqlite(fixture.sqliteFile, input, notes, userId, options.seconds)
+        ? driverSaveSqlite(fixture.sqliteFile, input, notes, author, options.seconds)
         : await driverSavePostgres(
             fixture.databaseUrl ?? '',
             input,
             notes,
-            userId,
+            author,
             options.seconds,
             options.clients,
           );

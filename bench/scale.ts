@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { PatientInput } from '../src/server/services/assessment-records.ts';
-import { driverSavePostgres, userIdOf } from './driver-baseline.ts';
+import { driverSavePostgres, authorOf } from './driver-baseline.ts';
 import {
   createBenchUser,
   describeMachine,
@@ -325,7 +325,7 @@ try {
     driverFixture.databaseUrl ?? '',
     input,
     body.notes ?? null,
-    await userIdOf(driverFixture, user.username),
+    await authorOf(driverFixture, user.username),
     seconds,
     16,
   );

@@ -45,6 +45,8 @@ const commands = [
     'user',
     sub,
   ]),
+  ['org-unit'],
+  ...['add', 'list', 'import'].map((sub) => ['org-unit', sub]),
   ['backup'],
   ['restore'],
   ['api-token'],

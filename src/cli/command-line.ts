@@ -14,10 +14,12 @@ Commands:
   rescore --rule-set VERSION [--from DATE] [--to DATE] [--json]
                               Re-score the live assessments under a rule set version and show
                               what changes per condition (the impact analysis; progress on stderr)
-  user add --username NAME --role ROLE [--display-name TEXT]
+  user add --username NAME --role ROLE [--display-name TEXT] [--unit CODE]...
                               Create an account (the password is read from stdin)
   user list | disable NAME | enable NAME | set-password NAME | set-role NAME ROLE
                               Manage accounts (a new password is asked twice at a terminal)
+  org-unit add --code C --name N [--parent CODE] | list | import --from FILE.csv
+                              The tree of organisation units (clinics, districts, regions)
   backup --to FILE            Copy the database while the server runs (SQLite; pg_dump on
                               PostgreSQL)
   restore --from FILE [--force]
@@ -64,6 +66,10 @@ const commands = (io: CommandLineIo): Record<string, () => Promise<Command>> => 
       run: (args) => runUserCommand(args, io),
       subcommands: true,
     };
+  },
+  'org-unit': async () => {
+    const { usage, runOrgUnitCommand } = await import('./commands/org-unit.ts');
+    return { usage, run: (args) => runOrgUnitCommand(args, io), subcommands: true };
   },
   'api-token': async () => {
     const { usage, runApiTokenCommand } = await import('./commands/api-token.ts');

@@ -34,6 +34,7 @@ import { ruleSetRoutes } from './routes/rule-sets.ts';
 import { ruleSetImpactRoutes } from './routes/rule-set-impact.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { userRoutes } from './routes/users.ts';
+import { orgUnitRoutes } from './routes/org-units.ts';
 import { worklistRoutes } from './routes/worklists.ts';
 import { productVersion } from './version.ts';
 
@@ -129,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionRoutes(context));
   await app.register(secondFactorRoutes(context));
   await app.register(userRoutes(context));
+  await app.register(orgUnitRoutes(context));
   await app.register(auditRoutes(context));
   await app.register(populationRoutes(context));
   await app.register(patientRoutes(context));

@@ -80,7 +80,7 @@ describe('configuration', () => {
     ]);
     expect(loadConfig({ MFA_REQUIRED_ROLES: 'nurse' }).mfaRequiredRoles).toEqual(['nurse']);
     expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'admin,receptionist' })).toThrow(
-      'MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, or empty for none (got "receptionist")',
+      'MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, manager, or empty for none (got "receptionist")',
     );
   });
 

@@ -5,6 +5,7 @@ export const roleLabels: Record<Role, string> = {
   nurse: 'Nurse',
   doctor: 'Doctor',
   admin: 'Administrator',
+  manager: 'Manager',
 };
 
 /**

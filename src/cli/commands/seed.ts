@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { hashPassword, owaspScryptCost } from '../../server/auth/passwords.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
+import { orgUnitsRepository } from '../../server/db/repositories/org-units.ts';
 import { usersRepository } from '../../server/db/repositories/users.ts';
 import { seedAssessments } from '../../server/services/seed.ts';
 import { openCommandDatabase } from '../command-context.ts';
@@ -35,6 +36,10 @@ async function seedUser(context: AppContext): Promise<{ id: string; displayName:
     created_at: at,
     updated_at: at,
   });
+  // It works in MAIN, where its records go (or the tree's top unit when MAIN is renamed).
+  const [top] = (await orgUnitsRepository.list(db)).filter((unit) => unit.parent_id === null);
+  const home = (await orgUnitsRepository.findMain(db)) ?? top;
+  if (home !== undefined) await orgUnitsRepository.setUserUnits(db, id, [home.id]);
   return { id, displayName: 'Seed Data' };
 }
 

@@ -196,7 +196,7 @@ describe('triage serve stops on a setting it cannot start with, in one line', ()
   it('MFA_REQUIRED_ROLES naming a role the product does not have', async () => {
     expectOneLine(
       await serve({ MFA_REQUIRED_ROLES: 'admin,receptionist' }),
-      'Invalid configuration: MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, or empty for none (got "receptionist")',
+      'Invalid configuration: MFA_REQUIRED_ROLES must be a comma-separated list of nurse, doctor, admin, manager, or empty for none (got "receptionist")',
     );
   });
 

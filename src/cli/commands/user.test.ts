@@ -71,12 +71,15 @@ describe('triage user', () => {
       [password, password],
       true,
     );
-    expect(same).toMatchObject({ exitCode: 0, out: 'Created admin first-admin (first-admin).\n' });
+    expect(same).toMatchObject({
+      exitCode: 0,
+      out: 'Created admin first-admin (first-admin) in MAIN.\n',
+    });
   });
 
   it('reads the password once from a pipe', async () => {
     const piped = await user(['add', '--username', 'a-nurse', '--role', 'nurse'], [password]);
-    expect(piped).toMatchObject({ exitCode: 0, out: 'Created nurse a-nurse (a-nurse).\n' });
+    expect(piped).toMatchObject({ exitCode: 0, out: 'Created nurse a-nurse (a-nurse) in MAIN.\n' });
     expect(piped.err).not.toContain('Repeat it');
   });
 

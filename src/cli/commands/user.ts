@@ -8,13 +8,14 @@ import {
   updateUser,
 } from '../../server/services/users.ts';
 import { resetSecondFactor } from '../../server/services/second-factors.ts';
-import { configuredContext as withContext, operator } from '../command-context.ts';
+import { orgUnitsRepository } from '../../server/db/repositories/org-units.ts';
+import { configuredContext, operator, type WithContext } from '../command-context.ts';
 import { parseOptions, UsageError } from '../options.ts';
 import { readSecret } from '../read-secret.ts';
 
 export const usage = `Usage:
   triage user add --username NAME --role nurse|doctor|admin [--display-name TEXT]
-                  [--break-glass] [--oidc-subject SUB]
+                  [--unit CODE]... [--break-glass] [--oidc-subject SUB]
   triage user list
   triage user disable NAME
   triage user enable NAME
@@ -29,7 +30,8 @@ their first sign-in there takes it; without --break-glass such an account is giv
 
 Passwords are read from standard input (without echo at a terminal, where they are asked for
 twice), never from arguments. The last active administrator can be neither disabled nor given
-another role.
+another role. A user works in the units given by --unit (one or more; by code); without it, in
+the one unit while the tree has only one (MAIN at first).
 `;
 
 function parseRole(value: string | undefined): Role {
@@ -64,6 +66,7 @@ async function readNewPassword(
 export async function runUserCommand(
   args: string[],
   io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  withContext: WithContext = configuredContext,
 ): Promise<number> {
   const [subcommand, ...rest] = args;
   try {
@@ -77,6 +80,7 @@ export async function runUserCommand(
           'display-name': { type: 'string' },
           'break-glass': { type: 'boolean' },
           'oidc-subject': { type: 'string' },
+          unit: { type: 'string', multiple: true },
         });
         if (values.username === undefined)
           throw new AppError(400, 'validation_failed', '--username is required', 'username');
@@ -96,18 +100,27 @@ export async function runUserCommand(
             ? // Nobody knows it: the account signs in through the provider.
               randomBytes(32).toString('base64url')
             : await readNewPassword(io, 'Password: ');
-        const user = await withContext((context) =>
-          createUser(context, operator, {
+        const user = await withContext(async (context) => {
+          const units: string[] = [];
+          for (const code of values.unit ?? []) {
+            const unit = await orgUnitsRepository.findByCode(context.database.db, code);
+            if (unit === undefined) {
+              throw new AppError(400, 'validation_failed', `--unit: No unit has the code ${code}.`);
+            }
+            units.push(unit.id);
+          }
+          return createUser(context, operator, {
             username: values.username ?? '',
             role,
             displayName: values['display-name'],
             password,
             breakGlass,
             oidcSubject,
-          }),
-        );
+            units: values.unit === undefined ? undefined : units,
+          });
+        });
         io.stdout.write(
-          `Created ${user.role} ${user.username} (${user.displayName})${breakGlass ? ', break-glass' : ''}${oidcSubject === undefined ? '' : `, for the provider's subject ${oidcSubject}`}.\n`,
+          `Created ${user.role} ${user.username} (${user.displayName}) in ${user.units.map((unit) => unit.code).join(', ')}${breakGlass ? ', break-glass' : ''}${oidcSubject === undefined ? '' : `, for the provider's subject ${oidcSubject}`}.\n`,
         );
         return 0;
       }
@@ -115,7 +128,7 @@ export async function runUserCommand(
         const users = await withContext(listUsers);
         for (const user of users) {
           io.stdout.write(
-            `${user.username}\t${user.role}\t${user.disabled ? 'disabled' : 'active'}\t${user.displayName}\n`,
+            `${user.username}\t${user.role}\t${user.disabled ? 'disabled' : 'active'}\t${user.displayName}\t${user.units.map((unit) => unit.code).join(',')}\n`,
           );
         }
         return 0;

@@ -417,6 +417,7 @@ describe('reading the claims', () => {
       { role: 'nurse' as const, claimValue: 'clinic-nurse' },
       { role: 'doctor' as const, claimValue: 'clinic-doctor' },
       { role: 'admin' as const, claimValue: 'triage-admin' },
+      { role: 'manager' as const, claimValue: 'district-manager' },
     ],
     mfaAcr: ['urn:clinic:mfa'],
   };
@@ -434,6 +435,12 @@ describe('reading the claims', () => {
     expect(roleFromClaims({ realm_access: { roles: 'clinic-doctor other' } }, settings)).toBe(
       'doctor',
     );
+    // A manager changes nothing: below admin and doctor, above nurse.
+    const managerAnd = (other: string) =>
+      roleFromClaims({ realm_access: { roles: ['district-manager', other] } }, settings);
+    expect(managerAnd('triage-admin')).toBe('admin');
+    expect(managerAnd('clinic-doctor')).toBe('doctor');
+    expect(managerAnd('clinic-nurse')).toBe('manager');
     expect(roleFromClaims({ roles: ['triage-admin'] }, settings)).toBeUndefined();
     expect(
       roleFromClaims({ realm_access: { roles: [7, { name: 'clinic-nurse' }] } }, settings),

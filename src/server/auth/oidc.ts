@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcSignInError } from '../../shared/api/session.ts';
-import { roles, usernameSchema, type Role } from '../../shared/api/users.ts';
+import { usernameSchema, type Role } from '../../shared/api/users.ts';
 import type { OidcSettings } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/repositories/executor.ts';
@@ -121,8 +121,14 @@ function claimValues(claims: Record<string, unknown>, path: string): string[] {
 }
 
 /**
- * The role the claims give: of several, the one with most rights (admin, then doctor, then
- * nurse), since each was granted by the organisation; undefined for none.
+ * Roles from most rights to fewest, for claims that give several: a manager reads what a doctor
+ * reads but changes nothing; a nurse reads less than either.
+ */
+const rolesByRights: readonly Role[] = ['admin', 'doctor', 'manager', 'nurse'];
+
+/**
+ * The role the claims give: of several, the one with most rights (admin, then doctor, manager
+ * and nurse), since each was granted by the organisation; undefined for none.
  */
 export function roleFromClaims(
   claims: Record<string, unknown>,
@@ -134,7 +140,7 @@ export function roleFromClaims(
       .filter((mapping) => values.has(mapping.claimValue))
       .map((mapping) => mapping.role),
   );
-  return [...roles].reverse().find((role) => given.has(role));
+  return rolesByRights.find((role) => given.has(role));
 }
 
 /** Whether the provider says it checked a second factor (`amr`, or `acr` in OIDC_MFA_ACR). */

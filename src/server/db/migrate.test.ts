@@ -14,6 +14,7 @@ import { recordAudit } from '../services/audit.ts';
 import type { DatabaseHandle } from './database.ts';
 import { bool } from './repositories/executor.ts';
 import { assessmentsRepository, type AssessmentFilter } from './repositories/assessments.ts';
+import { orgUnitsRepository } from './repositories/org-units.ts';
 
 const at = '2026-11-22T09:00:00.000Z';
 
@@ -29,6 +30,8 @@ async function insertEarlyAssessment(
     signedOff?: boolean;
     deletedAt?: string | null;
     patient?: { age: number; gender: 'Male' | 'Female' };
+    /** Its unit, once the schema has units (migration org-units). */
+    orgUnitId?: string;
   },
 ): Promise<void> {
   await handle.db
@@ -48,6 +51,7 @@ async function insertEarlyAssessment(
       updated_at: at,
       deleted_at: options.deletedAt ?? null,
       search_text: options.searchText,
+      ...(options.orgUnitId === undefined ? {} : { org_unit_id: options.orgUnitId }),
     })
     .execute();
 }
@@ -305,11 +309,14 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
   it('count live and signed-off assessments from before the count migration, and follow every change', async () => {
     const handle = await open();
     try {
+      // Its rows name MAIN once the schema has units.
+      const placed: { orgUnitId?: string } = {};
       const add = (id: string, signedOff = false, deletedAt: string | null = null) =>
         insertEarlyAssessment(handle, id, {
           searchText: `${id} |2026-11-22`,
           signedOff,
           deletedAt,
+          ...placed,
         });
       const change = (id: string, set: { deleted_at?: string | null; signed_off?: boolean }) =>
         handle.db.updateTable('assessments').set(set).where('id', '=', id).execute();
@@ -341,6 +348,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await add('a3', true);
       await migrateToLatest(handle);
       expect(await kept()).toEqual([2, 1, 1]);
+      placed.orgUnitId = (await orgUnitsRepository.findMain(handle.db))?.id;
 
       const steps = [
         () => add('a4', true),

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -40,12 +40,32 @@ function unwrap(result: MigrationResultSet): string[] {
   return (result.results ?? []).map((r) => r.migrationName);
 }
 
+/**
+ * Runs migrations with SQLite's foreign keys off, as SQLite's procedure for schema changes says:
+ * a table that others reference can only be made again (to change a check) while they are off,
+ * and they can only be turned off outside the migrations' transaction. A migration that rebuilds
+ * a table checks the references itself (`pragma foreign_key_check`) before it commits. PostgreSQL
+ * changes constraints in place and needs nothing of this.
+ */
+async function withoutSqliteForeignKeys(
+  handle: DatabaseHandle,
+  run: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  if (handle.engine !== 'sqlite') return run();
+  await sql`pragma foreign_keys = off`.execute(handle.db);
+  try {
+    return await run();
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(handle.db);
+  }
+}
+
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  return unwrap(await migrator(handle).migrateToLatest());
+  return unwrap(await withoutSqliteForeignKeys(handle, () => migrator(handle).migrateToLatest()));
 }
 
 /** Undoes the most recent migration. */
 export async function migrateDown(handle: DatabaseHandle): Promise<string[]> {
-  return unwrap(await migrator(handle).migrateDown());
+  return unwrap(await withoutSqliteForeignKeys(handle, () => migrator(handle).migrateDown()));
 }

@@ -7,11 +7,18 @@ type Timestamp = string;
 /** A risk status a doctor may give: every status but UNKNOWN. */
 type DoctorStatus = 'FALSE' | 'MAYBE' | 'TRUE' | 'DIAGNOSED';
 
+/**
+ * The unit a row belongs to (migration org-units). Every save names it (services/record-units.ts);
+ * an insert may leave it out only for the migration tests' rows written on the schema before
+ * the column existed. PostgreSQL refuses a row without one; SQLite gives it MAIN.
+ */
+type OrgUnitColumn = ColumnType<string, string | undefined, string>;
+
 export interface UsersTable {
   id: string;
   username: string;
   display_name: string;
-  role: 'nurse' | 'doctor' | 'admin';
+  role: 'nurse' | 'doctor' | 'admin' | 'manager';
   password_hash: string;
   disabled: Bool;
   created_at: Timestamp;
@@ -98,6 +105,8 @@ export interface PatientRecordsTable {
   created_by: string | null;
   deleted_at: Timestamp | null;
   deleted_by: string | null;
+  /** The organisation unit the record is registered at (see OrgUnitColumn). */
+  org_unit_id: OrgUnitColumn;
 }
 
 /** The lower-cased words of a patient record's name and number, which a search matches by start. */
@@ -150,6 +159,8 @@ export interface AssessmentsTable {
   risk_rank: Generated<number>;
   /** Kept by triggers from the review rows: the doctor review is finalized. */
   review_locked: Generated<SqlBool>;
+  /** The organisation unit where the assessment was done (see OrgUnitColumn). */
+  org_unit_id: OrgUnitColumn;
 }
 
 export interface SymptomsTable {
@@ -367,6 +378,29 @@ export interface CdsJtisTable {
   expires_at: Timestamp;
 }
 
+/** A unit of the organisation's tree: a country, region, district or facility (issue 36). */
+export interface OrgUnitsTable {
+  id: string;
+  code: string;
+  /** The code lower-cased: codes are unique without regard to case. */
+  code_key: string;
+  name: string;
+  /** Null at the top of the tree. */
+  parent_id: string | null;
+  /** Optimistic concurrency: a change names the version it was based on (If-Match). */
+  version: number;
+  /** A closed unit takes no new patients or assessments; its records stay. */
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The units a user works in (at least one). */
+export interface UserUnitsTable {
+  user_id: string;
+  org_unit_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -401,4 +435,6 @@ export interface Database {
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   second_factor_challenges: SecondFactorChallengesTable;
   api_tokens: ApiTokensTable;
+  org_units: OrgUnitsTable;
+  user_units: UserUnitsTable;
 }

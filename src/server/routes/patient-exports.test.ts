@@ -4,6 +4,7 @@ import { score, type PatientData } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AssessmentReport } from '../../shared/api/exports.ts';
 import type { Patient } from '../../shared/api/patients.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { childRows, type PatientInput } from '../services/assessment-records.ts';
 import { resourceId } from '../services/fhir.ts';
 import { renderReportText } from '../services/reports.ts';
@@ -255,6 +256,7 @@ async function insertAssessments(
   };
   const result = score(input);
   const ids: string[] = [];
+  const main = await orgUnitsRepository.findMain(t.database.db);
   await t.database.db.transaction().execute(async (trx) => {
     for (let index = 0; index < count; index++) {
       const id = crypto.randomUUID();
@@ -288,6 +290,7 @@ async function insertAssessments(
           signed_off: false,
           version: 1,
           search_text: id,
+          org_unit_id: main?.id,
         })
         .execute();
       const children = childRows(id, input, result);

@@ -216,6 +216,8 @@ export interface NewAssessment {
   /** The id of the user who makes it. */
   createdBy: string;
   patientRecordId: string | null;
+  /** The organisation unit where it is done (record-units.ts decides it for a save). */
+  orgUnitId: string;
   /** The user who signed it off as it was made (the seed's); a save's is not signed off. */
   signedOffBy?: { id: string; displayName: string } | undefined;
   /** The id of the user who deleted it as it was made (the seed's). */
@@ -267,6 +269,7 @@ export function newAssessmentRows(made: NewAssessment): NewAssessmentRows {
       patient_gender: input.demographics.gender ?? null,
       patient_age: input.demographics.age ?? null,
       created_local_date: made.localDate,
+      org_unit_id: made.orgUnitId,
     },
     ...children,
   };

@@ -52,6 +52,7 @@ import {
 import { parseHistorySearch } from './history-search.ts';
 import { activeRuleSet } from './rule-sets.ts';
 import { assertNumberFree, insertPatientRecord } from './patients.ts';
+import { unitForNewRecord } from './record-units.ts';
 
 type AssessmentBody = z.output<typeof assessmentBodySchema>;
 type ListQuery = z.output<typeof assessmentListQuerySchema>;
@@ -257,6 +258,10 @@ export async function createAssessment(
       // Scored with the rule set active when the save commits: one indexed read.
       const result = score(input, await activeRuleSet(trx));
       const patientRecord = await patientRecordFor(context, trx, requester, body);
+      const orgUnitId = await unitForNewRecord(trx, {
+        patientUnitId: patientRecord?.org_unit_id,
+        userId: requester.user.id,
+      });
       const rows = newAssessmentRows({
         id,
         patientId,
@@ -268,6 +273,7 @@ export async function createAssessment(
         localDate: createdLocalDate,
         createdBy: requester.user.id,
         patientRecordId: patientRecord?.id ?? null,
+        orgUnitId,
         withRiskRank: true,
       });
       await assessmentsRepository.insertPatient(trx, rows.patient);

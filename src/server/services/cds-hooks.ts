@@ -34,6 +34,7 @@ import { localDate } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import type { CdsFailureAudit } from './cds-failure-audit.ts';
 import { activeRuleSet } from './rule-sets.ts';
+import { unitForNewRecord } from './record-units.ts';
 
 /**
  * The CDS Hooks service (issue 20): discovery, and the call that scores a patient the record
@@ -136,6 +137,8 @@ async function matchPatientRecord(
     created_by: null,
     deleted_at: null,
     deleted_by: null,
+    // A record system is registered for no unit yet: MAIN.
+    org_unit_id: await unitForNewRecord(trx, {}),
   });
   await recordAudit(trx, {
     at: now,

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { usersRepository } from '../db/repositories/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
-import { createUser, ensureFirstAdministrator } from './users.ts';
+import { createOrgUnit, findOrgUnitByCode } from './org-units.ts';
+import { createUser, ensureFirstAdministrator, listUsers } from './users.ts';
 
 const adminSettings = {
   TRIAGE_ADMIN_USERNAME: 'clinic-admin',
@@ -51,6 +52,21 @@ describe.each(testDatabases())('the first administrator, on $engine', (testDatab
       ['clinic-admin', 'admin', false],
     ]);
     expect(said).toEqual(['Created the first administrator, clinic-admin.']);
+  });
+
+  it('works in every top unit when the tree has several units', async () => {
+    const { t, ensure } = await start(adminSettings);
+    const operator = { user: null, address: null };
+    const main = await findOrgUnitByCode(t.context, 'MAIN');
+    await createOrgUnit(t.context, operator, { code: 'F-1', name: 'Facility', parentId: main.id });
+    const other = await createOrgUnit(t.context, operator, {
+      code: 'Other',
+      name: 'Another country',
+      parentId: null,
+    });
+    await ensure();
+    const [admin] = await listUsers(t.context);
+    expect(admin?.units.map((unit) => unit.id).sort()).toEqual([main.id, other.id].sort());
   });
 
   it('is created when a seed came first and left only its disabled account', async () => {

@@ -27,6 +27,7 @@ import { presentPatient, presentTimelineEntry } from '../presenters/patient.ts';
 import { localDate } from '../time.ts';
 import type { Requester } from '../auth/requester.ts';
 import { recordAudit } from './audit.ts';
+import { unitForNewRecord } from './record-units.ts';
 
 type PatientBody = z.output<typeof patientBodySchema>;
 type NewPatientBody = z.output<typeof newPatientBodySchema>;
@@ -103,6 +104,7 @@ export async function insertPatientRecord(
     created_by: requester.user.id,
     deleted_at: null,
     deleted_by: null,
+    org_unit_id: await unitForNewRecord(trx, { userId: requester.user.id }),
   };
   await patientRecordsRepository.insert(trx, row);
   await recordAudit(trx, {

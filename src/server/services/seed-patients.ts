@@ -308,6 +308,7 @@ export interface SeededPatients {
     id: string,
     createdAt: string,
     createdBy: string,
+    orgUnitId: string,
   ): {
     record: Insertable<PatientRecordsTable>;
     words: Insertable<PatientRecordWordsTable>[];
@@ -375,7 +376,7 @@ export function seedPatients(
   }
   return {
     patientOf: (index) => order[index] ?? 0,
-    record(patient, id, createdAt, createdBy) {
+    record(patient, id, createdAt, createdBy, orgUnitId) {
       const number = numbers[patient] ?? '';
       const name = names[patient] ?? null;
       const words = [...new Set([...searchWords(number), ...searchWords(name ?? '')])];
@@ -393,6 +394,7 @@ export function seedPatients(
           created_by: createdBy,
           deleted_at: null,
           deleted_by: null,
+          org_unit_id: orgUnitId,
         },
         words: words.map((word) => ({
           word,

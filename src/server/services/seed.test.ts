@@ -7,6 +7,7 @@ import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
 import { visitCounts } from './seed-patients.ts';
 import { seededRandom, seedAssessments } from './seed.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 
 describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
   let t: TestApp;
@@ -181,8 +182,10 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
       .selectAll()
       .orderBy('id')
       .execute();
-    // Each app has its own seeding user.
-    return rows.map(({ created_by: _, ...row }) => row);
+    // Each app has its own seeding user, and its own MAIN unit, where every record is.
+    const main = await orgUnitsRepository.findMain(app.database.db);
+    expect(new Set(rows.map((row) => row.org_unit_id))).toEqual(new Set([main?.id]));
+    return rows.map(({ created_by: _, org_unit_id: __, ...row }) => row);
   }
 
   beforeAll(async () => {

@@ -21,6 +21,7 @@ import type { Database } from '../db/schema.ts';
 import { timeOrderedId } from '../ids.ts';
 import { newAssessmentRows, type PatientInput } from './assessment-records.ts';
 import { seedPatients } from './seed-patients.ts';
+import { unitForNewRecord } from './record-units.ts';
 
 /** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
 export function seededRandom(seed: number): () => number {
@@ -165,6 +166,8 @@ type SeededTable = Exclude<
   | 'second_factor_challenges'
   | 'api_tokens'
   | 'oidc_sign_ins'
+  | 'org_units'
+  | 'user_units'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 
@@ -315,6 +318,8 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
           assessments: options.assessments,
           endLocalDate: localDate(new Date(end)),
         });
+  // The seeded records go where a save of their author's would.
+  const orgUnitId = await unitForNewRecord(context.database.db, { userId: options.user.id });
   const recordIds = Array.from(
     { length: options.patients ?? 0 },
     (): string | undefined => undefined,
@@ -341,7 +346,13 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         if (recordId === null) {
           recordId = timeOrderedId(createdMs, patientBytes);
           recordIds[patient] = recordId;
-          const { record, words } = patients.record(patient, recordId, at, options.user.id);
+          const { record, words } = patients.record(
+            patient,
+            recordId,
+            at,
+            options.user.id,
+            orgUnitId,
+          );
           rows.patient_records.push(record);
           rows.patient_record_words.push(...words);
         }
@@ -362,6 +373,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         localDate: createdLocalDate,
         createdBy: options.user.id,
         patientRecordId: recordId,
+        orgUnitId,
         signedOffBy: signedOff ? options.user : undefined,
         deletedBy: deleted ? options.user.id : undefined,
         withRiskRank: false,

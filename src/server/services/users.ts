@@ -3,7 +3,9 @@ import type { Role, User } from '../../shared/api/users.ts';
 import { hashPassword, passwordProblem } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
 import { sessionsRepository } from '../db/repositories/sessions.ts';
-import { presentUser, usersRepository } from '../db/repositories/users.ts';
+import type { Executor } from '../db/repositories/executor.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
+import { presentUser, usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
@@ -12,6 +14,45 @@ import { recordAudit } from './audit.ts';
 export interface Requester {
   user: SessionUser | null;
   address: string | null;
+}
+
+/**
+ * The units a user will work in, checked: each id names a unit, none twice. Left out for a new
+ * user, the one unit while the tree has only one; otherwise they must be named.
+ */
+async function userUnitIds(db: Executor, ids: readonly string[] | undefined): Promise<string[]> {
+  if (ids === undefined) {
+    const units = await orgUnitsRepository.list(db);
+    const only = units.length === 1 ? units[0] : undefined;
+    if (only === undefined) {
+      throw new AppError(
+        400,
+        'validation_failed',
+        'units: Name the units the user works in (at least one).',
+        'units',
+      );
+    }
+    return [only.id];
+  }
+  const unique = [...new Set(ids)];
+  for (const id of unique) {
+    if ((await orgUnitsRepository.findById(db, id)) === undefined) {
+      throw new AppError(400, 'validation_failed', `units: No unit has the id ${id}.`, 'units');
+    }
+  }
+  if (unique.length === 0) {
+    throw new AppError(
+      400,
+      'validation_failed',
+      'units: A user works in at least one unit.',
+      'units',
+    );
+  }
+  return unique;
+}
+
+async function presentUserRow(db: Executor, row: UserRow): Promise<User> {
+  return presentUser(row, await orgUnitsRepository.unitsOfUsers(db, [row.id]));
 }
 
 function checkPassword(password: string, username: string): void {
@@ -31,6 +72,8 @@ export async function createUser(
     breakGlass?: boolean | undefined;
     /** The provider's `sub` whose first sign-in takes this account. */
     oidcSubject?: string | undefined;
+    /** Unit ids; see userUnitIds. */
+    units?: readonly string[] | undefined;
   },
 ): Promise<User> {
   const username = input.username.trim().toLowerCase();
@@ -53,6 +96,7 @@ export async function createUser(
         'oidcSubject',
       );
     }
+    const unitIds = await userUnitIds(trx, input.units);
     await usersRepository.insert(trx, {
       id,
       username,
@@ -65,6 +109,7 @@ export async function createUser(
       break_glass: input.breakGlass ?? false,
       oidc_subject: input.oidcSubject ?? null,
     });
+    await orgUnitsRepository.setUserUnits(trx, id, unitIds);
     await recordAudit(trx, {
       at: now,
       actor: requester.user,
@@ -74,7 +119,7 @@ export async function createUser(
     });
     const created = await usersRepository.findById(trx, id);
     if (created === undefined) throw new Error('The new user could not be read back');
-    return presentUser(created);
+    return presentUserRow(trx, created);
   });
 }
 
@@ -87,6 +132,8 @@ export async function updateUser(
     role?: Role | undefined;
     disabled?: boolean | undefined;
     password?: string | undefined;
+    /** Unit ids: the user's units become exactly these. */
+    units?: readonly string[] | undefined;
   },
 ): Promise<User> {
   const existing = await usersRepository.findById(context.database.db, id);
@@ -124,6 +171,9 @@ export async function updateUser(
         );
       }
     }
+    if (changes.units !== undefined) {
+      await orgUnitsRepository.setUserUnits(trx, id, await userUnitIds(trx, changes.units));
+    }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
       // A new role starts any grace of a second factor it requires afresh, at the next sign-in.
@@ -147,7 +197,7 @@ export async function updateUser(
     });
     const updated = await usersRepository.findById(trx, id);
     if (updated === undefined) throw new Error('The user could not be read back');
-    return presentUser(updated);
+    return presentUserRow(trx, updated);
   });
 }
 
@@ -157,11 +207,13 @@ export async function findUserByUsername(context: AppContext, username: string):
     username.trim().toLowerCase(),
   );
   if (row === undefined) throw new AppError(404, 'not_found', `No user named ${username}.`);
-  return presentUser(row);
+  return presentUserRow(context.database.db, row);
 }
 
 export async function listUsers(context: AppContext): Promise<User[]> {
-  return (await usersRepository.list(context.database.db)).map(presentUser);
+  const db = context.database.db;
+  const units = Map.groupBy(await orgUnitsRepository.unitsOfUsers(db), (unit) => unit.user_id);
+  return (await usersRepository.list(db)).map((row) => presentUser(row, units.get(row.id) ?? []));
 }
 
 /**
@@ -179,10 +231,17 @@ export async function ensureFirstAdministrator(
   const { adminUsername, adminPassword } = context.config;
   if (adminUsername !== undefined && adminPassword !== undefined) {
     if ((await usersRepository.findByUsername(db, adminUsername)) === undefined) {
+      // An administrator of the top units manages everything.
+      const tops = (await orgUnitsRepository.list(db)).filter((unit) => unit.parent_id === null);
       await createUser(
         context,
         { user: null, address: null },
-        { username: adminUsername, role: 'admin', password: adminPassword },
+        {
+          username: adminUsername,
+          role: 'admin',
+          password: adminPassword,
+          units: tops.map((unit) => unit.id),
+        },
       );
       say(`Created the first administrator, ${adminUsername}.`);
       return;

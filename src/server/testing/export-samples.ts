@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { score, type PatientData } from '../../engine/index.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import type { Database } from '../db/schema.ts';
 import { childRows, type PatientInput } from '../services/assessment-records.ts';
 
@@ -50,6 +51,8 @@ export async function insertAssessments(db: Kysely<Database>, count: number): Pr
   });
   const batchSize = 250;
   const start = Date.parse('2026-01-01T00:00:00.000Z');
+  const main = await orgUnitsRepository.findMain(db);
+  if (main === undefined) throw new Error('No MAIN unit');
   await db.transaction().execute(async (trx) => {
     for (let first = 0; first < count; first += batchSize) {
       const patients = [];
@@ -82,6 +85,7 @@ export async function insertAssessments(db: Kysely<Database>, count: number): Pr
           signed_off: i % 3 === 0,
           version: 1,
           search_text: id,
+          org_unit_id: main.id,
         });
         children.push(childRows(id, input, result));
       }

@@ -1,6 +1,7 @@
 import { migrateDown } from '../db/migrate.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { createKeptCountDeltaTables } from '../db/migrations/20261128T0600-kept-count-deltas.ts';
+import { createOrgUnits, orgUnits } from '../db/migrations/20261128T1300-org-units.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 
 /**
@@ -8,11 +9,16 @@ import type { DatabaseHandle } from '../db/database.ts';
  * kept counts' delta tables (20261128T0600-kept-count-deltas) are made again, empty: this
  * version's services write the dashboard's count changes there, and the tests save through them
  * on the older schema. Their rows are added to the counts as they are read and folded in when the
- * migrations run again.
+ * migrations run again. Likewise the organisation units (20261128T1300-org-units), which this
+ * version's services read and write with every user, patient record and assessment, are made
+ * again beside an older schema, unless that migration itself is the one undone.
  */
 export async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> {
   const index = migrations.findIndex((migration) => migration.name === name);
   if (index === -1) throw new Error(`No migration ${name}`);
   for (let undone = index; undone < migrations.length; undone++) await migrateDown(handle);
   await createKeptCountDeltaTables(handle.db);
+  if (index < migrations.indexOf(orgUnits)) {
+    await createOrgUnits(handle.db, handle.engine, { besideOlderSchema: true });
+  }
 }

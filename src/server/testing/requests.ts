@@ -1,6 +1,6 @@
 import type { TestApp } from './app.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Requests to the test app as a signed-in user (their session cookie), with optional headers. */
 export function requestsAs(t: TestApp) {

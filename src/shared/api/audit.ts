@@ -66,6 +66,10 @@ export const auditActions = [
   'cds_call',
   /** A change refused for want of permission (403); the target is the route refused. */
   'access_denied',
+  /** An organisation unit made, changed (code, name or parent) or closed; the target is the unit. */
+  'org_unit_create',
+  'org_unit_update',
+  'org_unit_close',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

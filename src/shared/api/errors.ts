@@ -15,6 +15,8 @@ export const errorCodes = [
   /** A patient named by number whose live record has another gender (409, with existingId). */
   'patient_gender_differs',
   'precondition_required',
+  /** A new patient or assessment in an organisation unit that is closed (409). */
+  'unit_closed',
   /** A CDS Hooks call whose FHIR data was neither prefetched nor could be fetched (412). */
   'fhir_data_unavailable',
   'too_many_attempts',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles, type Role } from '../permissions.ts';
+import { orgUnitReferenceSchema } from './org-units.ts';
 
 export { roles, type Role };
 
@@ -28,16 +29,28 @@ export const userSchema = z.object({
   displayName: z.string(),
   role: z.enum(roles),
   disabled: z.boolean(),
+  /** The organisation units the user works in (at least one), by code. */
+  units: z.array(orgUnitReferenceSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/**
+ * The ids of the units a user works in: at least one. Left out when a user is made, the user
+ * works in the one unit while the tree has only one.
+ */
+export const userUnitsSchema = z
+  .array(z.string().max(100))
+  .min(1, 'A user works in at least one unit')
+  .max(100);
 
 export const createUserBodySchema = z.object({
   username: usernameSchema,
   displayName: displayNameSchema.optional(),
   role: z.enum(roles),
   password: passwordSchema,
+  units: userUnitsSchema.optional(),
 });
 
 export const updateUserBodySchema = z
@@ -46,6 +59,7 @@ export const updateUserBodySchema = z
     role: z.enum(roles).optional(),
     disabled: z.boolean().optional(),
     password: passwordSchema.optional(),
+    units: userUnitsSchema.optional(),
   })
   .strict();
 

@@ -92,10 +92,11 @@ describe.each(testDatabases())('the follow-up-on-insert migration on $engine', (
         await sql`insert into assessments (id, patient_id, assessment_code, assessment_complete,
             total_score, notes, created_at, updated_at, created_by, signed_off, version,
             deleted_at, search_text, patient_gender, patient_age, created_local_date,
-            patient_record_id, risk_rank)
+            patient_record_id, risk_rank, org_unit_id)
           select ${`${from.id}-copy`}, patient_id, null, assessment_complete, total_score, notes,
             ${at}, ${at}, created_by, signed_off, version, ${changes.deletedAt}, search_text,
-            patient_gender, patient_age, created_local_date, ${changes.record}, risk_rank
+            patient_gender, patient_age, created_local_date, ${changes.record}, risk_rank,
+            org_unit_id
           from assessments where id = ${from.id}`.execute(db);
       };
       await copy(oneModerate, { deletedAt: t.context.now().toISOString(), record: one.id });

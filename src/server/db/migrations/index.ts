@@ -22,6 +22,8 @@ import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
 import { cdsFhirServers } from './20261128T0100-cds-fhir-servers.ts';
 import { keptCountDeltas } from './20261128T0600-kept-count-deltas.ts';
 import { oidcSignIn } from './20261128T1200-oidc-sign-in.ts';
+import { orgUnits } from './20261128T1300-org-units.ts';
+import { managerRole } from './20261128T1310-manager-role.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -48,4 +50,6 @@ export const migrations: readonly TriageMigration[] = [
   cdsFhirServers,
   keptCountDeltas,
   oidcSignIn,
+  orgUnits,
+  managerRole,
 ];

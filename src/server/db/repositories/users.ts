@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { OrgUnitReference } from '../../../shared/api/org-units.ts';
 import type { User } from '../../../shared/api/users.ts';
 import type { DatabaseEngine } from '../database.ts';
 import type { UsersTable } from '../schema.ts';
@@ -6,13 +7,15 @@ import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 
 export type UserRow = WithBooleans<Selectable<UsersTable>>;
 
-export function presentUser(row: UserRow): User {
+/** A user as the API shows it, with the units they work in (by code). */
+export function presentUser(row: UserRow, units: readonly OrgUnitReference[]): User {
   return {
     id: row.id,
     username: row.username,
     displayName: row.display_name,
     role: row.role,
     disabled: row.disabled,
+    units: units.map(({ id, code, name }) => ({ id, code, name })),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

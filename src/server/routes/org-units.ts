@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createOrgUnitBodySchema,
+  orgUnitParamsSchema,
+  orgUnitSchema,
+  orgUnitTreeSchema,
+  updateOrgUnitBodySchema,
+} from '../../shared/api/org-units.ts';
+import { requesterOf } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import {
+  closeOrgUnit,
+  createOrgUnit,
+  getOrgUnit,
+  listOrgUnits,
+  updateOrgUnit,
+} from '../services/org-units.ts';
+import { etag, ifMatchHeaders, ifMatchVersion, requiredIfMatchVersion } from './if-match.ts';
+import { errorResponses } from './responses.ts';
+
+const tags = ['org-units'];
+
+export function orgUnitRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/org-units',
+      {
+        config: { access: 'orgUnit.view' },
+        schema: {
+          summary: 'The tree of organisation units, each unit after its parent',
+          tags,
+          response: { 200: orgUnitTreeSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => listOrgUnits(context),
+    );
+
+    app.get(
+      '/api/org-units/:id',
+      {
+        config: { access: 'orgUnit.view' },
+        schema: {
+          summary: 'One organisation unit; its ETag is the version a change names',
+          tags,
+          params: orgUnitParamsSchema,
+          response: { 200: orgUnitSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const unit = await getOrgUnit(context, request.params.id);
+        void reply.header('etag', etag(unit.version));
+        return unit;
+      },
+    );
+
+    app.post(
+      '/api/org-units',
+      {
+        config: { access: 'orgUnit.manage' },
+        schema: {
+          summary: 'Make an organisation unit (audited)',
+          description:
+            'The code is unique without regard to case; parentId null makes a unit at the top. A closed parent is refused.',
+          tags,
+          body: createOrgUnitBodySchema,
+          response: { 201: orgUnitSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        const unit = await createOrgUnit(context, requesterOf(request), request.body);
+        void reply.header('etag', etag(unit.version));
+        return reply.status(201).send(unit);
+      },
+    );
+
+    app.put(
+      '/api/org-units/:id',
+      {
+        config: { access: 'orgUnit.manage' },
+        schema: {
+          summary:
+            "Change a unit's code, name and parent; If-Match must carry the version it was based on",
+          description: 'A parent that is the unit itself or below it is refused (409, parentId).',
+          tags,
+          params: orgUnitParamsSchema,
+          headers: ifMatchHeaders,
+          body: updateOrgUnitBodySchema,
+          response: { 200: orgUnitSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 428) },
+        },
+      },
+      async (request, reply) => {
+        const unit = await updateOrgUnit(
+          context,
+          requesterOf(request),
+          request.params.id,
+          requiredIfMatchVersion(request),
+          request.body,
+        );
+        void reply.header('etag', etag(unit.version));
+        return unit;
+      },
+    );
+
+    app.post(
+      '/api/org-units/:id/close',
+      {
+        config: { access: 'orgUnit.manage' },
+        schema: {
+          summary: 'Close a unit: it takes no new patients, assessments or units (audited)',
+          description:
+            'Its records stay, and so do the units below it. With If-Match, only at that version.',
+          tags,
+          params: orgUnitParamsSchema,
+          headers: ifMatchHeaders,
+          response: { 200: orgUnitSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
+      async (request, reply) => {
+        const unit = await closeOrgUnit(
+          context,
+          requesterOf(request),
+          request.params.id,
+          ifMatchVersion(request),
+        );
+        void reply.header('etag', etag(unit.version));
+        return unit;
+      },
+    );
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** 1 to 32 letters, digits, '-' or '_'; unique without regard to case. */
+export const orgUnitCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, "Codes are 1 to 32 letters, digits, '-' or '_'");
+
+export const orgUnitNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'A unit needs a name')
+  .max(200, 'Names are at most 200 characters');
+
+export const orgUnitSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  /** Null at the top of the tree. */
+  parentId: z.string().nullable(),
+  /** The ETag of the unit; a change names it in If-Match. */
+  version: z.number().int(),
+  /** When it was closed: a closed unit takes no new patients or assessments. */
+  closedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrgUnit = z.infer<typeof orgUnitSchema>;
+
+/**
+ * The tree as a list: each unit after its parent (depth first, by code among siblings), with its
+ * depth (0 at the top), so that a client draws it without building it.
+ */
+export const orgUnitTreeSchema = z.object({
+  items: z.array(orgUnitSchema.extend({ depth: z.number().int() })),
+});
+export type OrgUnitTree = z.infer<typeof orgUnitTreeSchema>;
+
+export const createOrgUnitBodySchema = z.strictObject({
+  code: orgUnitCodeSchema,
+  name: orgUnitNameSchema,
+  parentId: z.string().max(100).nullable(),
+});
+export type CreateOrgUnitBody = z.infer<typeof createOrgUnitBodySchema>;
+
+/** What PUT changes: the whole of code, name and parent (closing is its own operation). */
+export const updateOrgUnitBodySchema = createOrgUnitBodySchema;
+export type UpdateOrgUnitBody = z.infer<typeof updateOrgUnitBodySchema>;
+
+export const orgUnitParamsSchema = z.object({ id: z.string().max(100) });
+
+/** A unit as a user's page names it. */
+export const orgUnitReferenceSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+});
+export type OrgUnitReference = z.infer<typeof orgUnitReferenceSchema>;
