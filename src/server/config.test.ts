@@ -181,7 +181,7 @@ describe('configuration', () => {
       [{ OIDC_CLIENT_SECRET: '' }, 'OIDC_CLIENT_SECRET is required with OIDC_ISSUER'],
       [{ OIDC_ROLE_MAP: '' }, 'OIDC_ROLE_MAP is required with OIDC_ISSUER'],
       [
-        { OIDC_ROLE_MAP: 'manager=district-manager' },
+        { OIDC_ROLE_MAP: 'clerk=district-clerk' },
         'OIDC_ROLE_MAP must be comma-separated pairs',
       ],
       [{ OIDC_ROLE_MAP: 'nurse' }, 'OIDC_ROLE_MAP must be comma-separated pairs'],

@@ -117,7 +117,7 @@ describe('triage user', () => {
     );
     expect(breakGlass).toMatchObject({
       exitCode: 0,
-      out: 'Created admin glass-admin (glass-admin), break-glass.\n',
+      out: 'Created admin glass-admin (glass-admin) in MAIN, break-glass.\n',
     });
     // Nothing on standard input: no password is read for an account of the provider's.
     const forSubject = await user([
@@ -131,7 +131,7 @@ describe('triage user', () => {
     ]);
     expect(forSubject).toMatchObject({
       exitCode: 0,
-      out: "Created doctor dr-mensah (dr-mensah), for the provider's subject a1b2-c3d4.\n",
+      out: "Created doctor dr-mensah (dr-mensah) in MAIN, for the provider's subject a1b2-c3d4.\n",
     });
     expect(forSubject.err).toBe('');
     const database = openDatabase({ sqliteFile: sqliteFileIn(dataDir) });
