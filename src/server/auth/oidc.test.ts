@@ -5,6 +5,8 @@ import type { SecondFactorEnrolment } from '../../shared/api/second-factor.ts';
 import { oidcSignInErrors, passwordSignInOffMessage } from '../../shared/api/session.ts';
 import { usersRepository } from '../db/repositories/users.ts';
 import { providerDidSecondFactor, roleFromClaims } from './oidc.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
+import { createOrgUnit } from '../services/org-units.ts';
 import { createUser, updateUser } from '../services/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
@@ -404,6 +406,104 @@ describe.each(testDatabases())('LOCAL_SIGN_IN=false on $engine', (testDatabase) 
         signedIn: false,
         signIn: { oidc: { displayName: 'Ministry of Health' }, localSignIn: false },
       });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(testDatabases())('units from the provider on $engine', (testDatabase) => {
+  const operator = { user: null, address: null };
+  async function unitCodesOf(t: TestApp, sub: string): Promise<string[]> {
+    const user = await usersRepository.findByOidcSubject(t.database.db, sub);
+    const units = await orgUnitsRepository.unitsOfUsers(t.database.db, [user?.id ?? '']);
+    return units.map((unit) => unit.code);
+  }
+
+  it('takes the units OIDC_UNIT_CLAIM names at every sign-in, and refuses a subject it names none for', async () => {
+    const t = await openTestApp(testDatabase, {
+      ...provider.env(publicUrl),
+      OIDC_UNIT_CLAIM: 'units',
+    });
+    try {
+      const main = await orgUnitsRepository.findByCode(t.database.db, 'MAIN');
+      for (const code of ['FAC-A', 'FAC-B']) {
+        await createOrgUnit(t.context, operator, { code, name: code, parentId: main?.id ?? null });
+      }
+      // Codes are compared without case; a code no unit has is left out.
+      const sub = account(['clinic-nurse'], {});
+      provider.setAccount({
+        sub,
+        claims: {
+          preferred_username: 'unit.nurse',
+          roles: ['clinic-nurse'],
+          units: ['fac-a', 'NOPE'],
+        },
+      });
+      expect(await sessionOf(t, await signInAs(t, sub))).toBeDefined();
+      expect(await unitCodesOf(t, sub)).toEqual(['FAC-A']);
+
+      // The organisation moves the nurse: the next sign-in says so, audited.
+      provider.setAccount({
+        sub,
+        claims: { preferred_username: 'unit.nurse', roles: ['clinic-nurse'], units: 'FAC-B FAC-A' },
+      });
+      expect(await sessionOf(t, await signInAs(t, sub))).toBeDefined();
+      expect(await unitCodesOf(t, sub)).toEqual(['FAC-A', 'FAC-B']);
+      expect((await auditRows(t, 'user_update')).at(-1)?.detail).toBe(
+        `method=oidc issuer=${provider.issuer} units from units`,
+      );
+
+      // Claims that name no unit of this system: refused, with the sentence, the account kept.
+      provider.setAccount({
+        sub,
+        claims: { preferred_username: 'unit.nurse', roles: ['clinic-nurse'], units: ['ELSEWHERE'] },
+      });
+      const refused = await signInAs(t, sub);
+      expect(refused.headers.location).toBe(`${publicUrl}/?signInError=noUnit`);
+      expect(cookieOf(refused, 'triage_session')).toBeUndefined();
+      expect(await unitCodesOf(t, sub)).toEqual(['FAC-A', 'FAC-B']);
+      expect((await auditRows(t, 'login_failed')).at(-1)?.detail).toBe(
+        `method=oidc issuer=${provider.issuer} sub=${sub} refused: no unit (OIDC_UNIT_CLAIM names no unit of this system)`,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without OIDC_UNIT_CLAIM: the one unit while there is one; with several, only an account an administrator made', async () => {
+    const t = await openTestApp(testDatabase, provider.env(publicUrl));
+    try {
+      const first = account(['clinic-doctor']);
+      expect(await sessionOf(t, await signInAs(t, first))).toBeDefined();
+      expect(await unitCodesOf(t, first)).toEqual(['MAIN']);
+
+      const main = await orgUnitsRepository.findByCode(t.database.db, 'MAIN');
+      const facility = await createOrgUnit(t.context, operator, {
+        code: 'FAC-C',
+        name: 'Facility C',
+        parentId: main?.id ?? null,
+      });
+      const stranger = account(['clinic-doctor']);
+      const refused = await signInAs(t, stranger);
+      expect(refused.headers.location).toBe(`${publicUrl}/?signInError=noUnit`);
+      expect(await usersRepository.findByOidcSubject(t.database.db, stranger)).toBeUndefined();
+      expect(oidcSignInErrors.noUnit).toBe(
+        'Your account has no organisation unit in this system. Ask your administrator.',
+      );
+
+      // Made beforehand in a unit, the subject signs in and keeps it; so does the first account.
+      await createUser(t.context, operator, {
+        username: 'dr.precreated',
+        role: 'doctor',
+        password: testPassword,
+        oidcSubject: stranger,
+        units: [facility.id],
+      });
+      expect(await sessionOf(t, await signInAs(t, stranger))).toBeDefined();
+      expect(await unitCodesOf(t, stranger)).toEqual(['FAC-C']);
+      expect(await sessionOf(t, await signInAs(t, first))).toBeDefined();
+      expect(await unitCodesOf(t, first)).toEqual(['MAIN']);
     } finally {
       await t.close();
     }

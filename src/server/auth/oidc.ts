@@ -6,6 +6,7 @@ import type { OidcSettings } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import { oidcSignInsRepository } from '../db/repositories/oidc-sign-ins.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { sessionsRepository } from '../db/repositories/sessions.ts';
 import { usersRepository, type UserRow } from '../db/repositories/users.ts';
 import { timeOrderedId } from '../ids.ts';
@@ -143,6 +144,39 @@ export function roleFromClaims(
   return rolesByRights.find((role) => given.has(role));
 }
 
+/**
+ * The units the claims name (OIDC_UNIT_CLAIM holds unit codes, compared without case), as ids;
+ * codes no unit has are left out. Undefined when the setting is not used.
+ */
+async function unitIdsFromClaims(
+  db: Executor,
+  claims: Record<string, unknown>,
+  settings: Pick<OidcSettings, 'unitClaim'>,
+): Promise<string[] | undefined> {
+  if (settings.unitClaim === undefined) return undefined;
+  const ids = new Set<string>();
+  for (const code of claimValues(claims, settings.unitClaim)) {
+    const unit = await orgUnitsRepository.findByCode(db, code);
+    if (unit !== undefined) ids.add(unit.id);
+  }
+  return [...ids].sort();
+}
+
+/**
+ * The units of an account the provider's first sign-in makes: those the claims name, else the
+ * one unit while the tree has only one; none when neither says (the sign-in is then refused, as
+ * every account works in at least one unit).
+ */
+async function unitsOfNewAccount(
+  db: Executor,
+  fromClaims: readonly string[] | undefined,
+): Promise<readonly string[]> {
+  if (fromClaims !== undefined) return fromClaims;
+  const units = await orgUnitsRepository.list(db);
+  const only = units.length === 1 ? units[0] : undefined;
+  return only === undefined ? [] : [only.id];
+}
+
 /** Whether the provider says it checked a second factor (`amr`, or `acr` in OIDC_MFA_ACR). */
 export function providerDidSecondFactor(
   claims: Record<string, unknown>,
@@ -261,6 +295,18 @@ export async function finishOidcSignIn(
   if (role === undefined) {
     return refuse('noRole', `sub=${subject} refused: no role in OIDC_ROLE_MAP`, actor);
   }
+  // With OIDC_UNIT_CLAIM the claims decide the units at every sign-in; without it an account
+  // keeps the units an administrator gave it.
+  const claimedUnits = await unitIdsFromClaims(db, claims, settings);
+  const newUnits =
+    existing === undefined ? await unitsOfNewAccount(db, claimedUnits) : claimedUnits;
+  if (newUnits?.length === 0) {
+    const why =
+      claimedUnits === undefined
+        ? 'several units exist and OIDC_UNIT_CLAIM is not set'
+        : 'OIDC_UNIT_CLAIM names no unit of this system';
+    return refuse('noUnit', `sub=${subject} refused: no unit (${why})`, actor);
+  }
 
   const user = await context.database.transaction(async (trx): Promise<UserRow> => {
     const current = await usersRepository.findByOidcSubject(trx, subject);
@@ -282,6 +328,7 @@ export async function finishOidcSignIn(
         updated_at: now.toISOString(),
         oidc_subject: subject,
       });
+      await orgUnitsRepository.setUserUnits(trx, id, newUnits ?? []);
       await recordAudit(trx, {
         at: now,
         actor: null,
@@ -306,6 +353,23 @@ export async function finishOidcSignIn(
         address: attempt.address,
         detail: `method=oidc issuer=${settings.issuer} role ${current.role} -> ${role}`,
       });
+    }
+    if (current !== undefined && newUnits !== undefined) {
+      const held = (await orgUnitsRepository.unitsOfUsers(trx, [current.id]))
+        .map((unit) => unit.id)
+        .sort();
+      if (held.join() !== newUnits.join()) {
+        // The organisation moved the user: the new units apply from this sign-in.
+        await orgUnitsRepository.setUserUnits(trx, current.id, newUnits);
+        await recordAudit(trx, {
+          at: now,
+          actor: null,
+          action: 'user_update',
+          target: { type: 'user', id: current.id },
+          address: attempt.address,
+          detail: `method=oidc issuer=${settings.issuer} units from ${settings.unitClaim ?? ''}`,
+        });
+      }
     }
     const row = await usersRepository.findByOidcSubject(trx, subject);
     if (row === undefined) throw new Error('The signed-in account could not be read back');

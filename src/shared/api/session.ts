@@ -61,6 +61,7 @@ export const oidcSignInErrors = {
   expired: 'The sign-in took too long or was already used. Please start it again.',
   failed: 'The sign-in with your organisation could not be completed. Please try again.',
   noRole: 'Your account has no role in this system. Ask your administrator.',
+  noUnit: 'Your account has no organisation unit in this system. Ask your administrator.',
   disabled: 'Your account is disabled. Ask your administrator.',
 } as const;
 export type OidcSignInError = keyof typeof oidcSignInErrors;
