@@ -139,6 +139,11 @@ export async function enterCase1Management(page: Page): Promise<void> {
 /** Case 1 entered from step 1 to the results: demographics, risk factors, symptoms, management. */
 export async function enterCase1(page: Page): Promise<void> {
   await enterCase1Demographics(page);
+  await enterCase1AfterDemographics(page);
+}
+
+/** Case 1 from step 1's Continue, its demographics entered, to the results. */
+export async function enterCase1AfterDemographics(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Continue to Risk Factors' }).click();
   await enterCase1RiskFactors(page);
   await page.getByRole('button', { name: 'Continue to Symptoms' }).click();
