@@ -42,14 +42,12 @@ const visit = (weight: number, extra: PatientData = {}): PatientData => ({
   ...extra,
 });
 
-/** The resource with every id and reference taken out: what the API and the export share. */
-function withoutIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutIds);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'id' && key !== 'reference')
-      .map(([key, v]) => [key, withoutIds(v)]),
+/** Every reference (`Type/id`) a resource or list of them holds. */
+function referencesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencesIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    key === 'reference' && typeof v === 'string' ? [v] : referencesIn(v),
   );
 }
 
@@ -227,7 +225,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     const exported = bundle.entry
       .map((entry) => entry.resource)
       .filter((resource) => resource.resourceType === 'RiskAssessment');
-    expect(exported.map(withoutIds)).toContainEqual(withoutIds(risk));
+    expect(exported).toContainEqual(risk);
     // Its subject is readable here.
     const patient = await read(doctor, `/fhir/Patient/${amina.id}`);
     expect(patient).toEqual({
@@ -250,7 +248,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         await get(`/api/assessments/${assessmentId}/fhir`, { cookie: doctor.cookie })
       )
         .json<{ entry: Array<{ resource: FhirJson }> }>()
-        .entry.map((entry) => withoutIds(entry.resource));
+        .entry.map((entry) => entry.resource);
       const references = [
         ...((risk.basis as Array<{ reference: string }> | undefined) ?? []),
         ...(risk.condition === undefined ? [] : [risk.condition as { reference: string }]),
@@ -261,7 +259,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         const [type, id] = reference.split('/');
         const target = await read(doctor, `/fhir/${reference}`);
         expect([target.resourceType, target.id]).toEqual([type, id]);
-        if (type !== 'Patient') expect(exported).toContainEqual(withoutIds(target));
+        expect(exported).toContainEqual(target);
       }
     }
     // The diagnosed Hypertension is the Condition its RiskAssessment names.
@@ -280,6 +278,42 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     const audited = (await auditRows()).map((row) => `${row.target_type}/${row.target_id}`);
     expect(audited).toContain(`Observation/${first?.id ?? ''}.bmi`);
     expect(audited).toContain(`Condition/${unlinked.id}.Hypertension`);
+  });
+
+  it('serves every resource and reference of the bulk file and the single download under its own id', async () => {
+    const response = await get('/api/exports/fhir.ndjson', { cookie: doctor.cookie });
+    expect(response.statusCode).toBe(200);
+    const lines = response.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as FhirJson);
+    // Amina's Patient and her 3 live visits (4 Observations and 6 RiskAssessments each), the
+    // unlinked assessment (its Patient, 4 Observations, its Condition, 6 RiskAssessments); nothing
+    // of the deleted patient record, which the API answers 404.
+    expect(lines).toHaveLength(1 + 3 * 10 + 12);
+    expect(JSON.stringify(lines)).not.toContain(gone.id);
+    for (const resource of lines) {
+      expect(await read(doctor, `/fhir/${resource.resourceType}/${resource.id ?? ''}`)).toEqual(
+        resource,
+      );
+    }
+    const written = new Set(
+      lines.map((resource) => `${resource.resourceType}/${resource.id ?? ''}`),
+    );
+    for (const reference of new Set(referencesIn(lines))) expect(written).toContain(reference);
+
+    for (const assessment of [...visits, unlinked]) {
+      const bundle = (
+        await get(`/api/assessments/${assessment.id}/fhir`, { cookie: doctor.cookie })
+      ).json<{ entry: Array<{ fullUrl: string; resource: FhirJson }> }>();
+      for (const { fullUrl, resource } of bundle.entry) {
+        expect(fullUrl).toBe(
+          `http://localhost:80/fhir/${resource.resourceType}/${resource.id ?? ''}`,
+        );
+        expect(await read(doctor, fullUrl.replace('http://localhost:80', ''))).toEqual(resource);
+        expect(lines).toContainEqual(resource);
+      }
+    }
   });
 
   it('reads the RiskAssessment of an assessment without a patient record, and its own Patient', async () => {

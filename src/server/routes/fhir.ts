@@ -35,6 +35,14 @@ import {
 
 const fhirJson = 'application/fhir+json; charset=utf-8';
 
+/**
+ * The base of this server's FHIR URLs, `https://host/fhir`: PUBLIC_URL when set (behind a proxy
+ * the request's host is not the one clients use), else the request's protocol and host.
+ */
+export function fhirBase(context: AppContext, request: FastifyRequest): string {
+  return `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
+}
+
 /** Media types a client may ask for (Accept, or `_format`); all are answered as FHIR JSON. */
 const acceptedTypes = new Set([
   '*/*',
@@ -197,9 +205,7 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         );
       }
     });
-    // PUBLIC_URL when set: behind a proxy the request's host is not the one clients use.
-    const base = (request: FastifyRequest): string =>
-      `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
+    const base = (request: FastifyRequest): string => fhirBase(context, request);
     const searchRequest = (request: FastifyRequest): SearchRequest => {
       const question = request.url.indexOf('?');
       const query = question === -1 ? '' : request.url.slice(question);

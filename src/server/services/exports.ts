@@ -22,7 +22,6 @@ import {
   assessmentResources,
   failedAssessmentOutcome,
   patientRecordResource,
-  serverReference,
   type LinkedPatient,
 } from './fhir.ts';
 import {
@@ -311,12 +310,17 @@ function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPa
   };
 }
 
-/** An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made. */
+/**
+ * An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made; none
+ * for an assessment whose patient record is deleted, which the read API answers 404 as if it
+ * never were (every line of the file reads there under its own id).
+ */
 function fhirLines(record: ExportRecord, identifierSystem: string): string {
+  if (record.linkedPatient !== undefined && record.linkedPatient.deleted_at !== null) return '';
   const linked = linkedPatient(record, identifierSystem);
   let resources: object[];
   try {
-    resources = assessmentResources(presentRecord(record), record.reviews, serverReference, linked);
+    resources = assessmentResources(presentRecord(record), record.reviews, linked);
   } catch {
     // The patient's other assessments in the file still refer to the Patient it was to bring.
     resources = [
@@ -330,10 +334,11 @@ function fhirLines(record: ExportRecord, identifierSystem: string): string {
 }
 
 /**
- * Every live assessment as FHIR R4 bulk-data NDJSON: one resource a line, references by type and
- * id. An assessment whose resources cannot be made is an OperationOutcome line instead. The
- * Patient of a patient record comes once in the file, before the resources of its newest
- * assessment there; its other assessments refer to it.
+ * Every live assessment of a live patient record or of none as FHIR R4 bulk-data NDJSON: one
+ * resource a line, with the read API's ids, references by type and id. An assessment whose
+ * resources cannot be made is an OperationOutcome line instead. The Patient of a patient record
+ * comes once in the file, before the resources of its newest assessment there; its other
+ * assessments refer to it.
  */
 export async function fhirNdjson(
   context: AppContext,

@@ -21,31 +21,13 @@ import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
 import { getLiveAssessment } from './assessments.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
-import {
-  assessmentResources,
-  patientRecordResource,
-  serverReference,
-  type LinkedPatient,
-  type ResourceIds,
-} from './fhir.ts';
+import { assessmentResources, patientRecordResource, type LinkedPatient } from './fhir.ts';
 
 /** Who reads: a signed-in user or an API token (as the audit trail names it), and from where. */
 export interface FhirReader {
   actor: AuditEntry['actor'];
   address: string;
 }
-
-/**
- * The read API names resources by what it can find them by: the Patient of a patient record by
- * the record's id; an assessment's resources by the assessment's id and the last part of what
- * they are (`{assessment}.DM2` for its DM2 RiskAssessment, `{assessment}.patient` for the
- * Patient of an assessment that names no record). FHIR ids need only be unique per resource
- * type, so the DM2 Condition and RiskAssessment may share one.
- */
-export const apiIds: ResourceIds = {
-  ofAssessment: (assessmentId, part) => `${assessmentId}.${part.slice(part.lastIndexOf('/') + 1)}`,
-  ofPatientRecord: (recordId) => recordId,
-};
 
 const uuid = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const recordIdPattern = new RegExp(`^${uuid}$`);
@@ -83,7 +65,7 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
 
 /**
  * The live assessment and its resources as the FHIR export makes them (references by type and
- * id, as in the bulk file), named by the API's ids. An assessment whose patient record is
+ * id, with the ids of the bulk file). An assessment whose patient record is
  * deleted is no longer served: its subject would be a Patient the API no longer shows.
  */
 async function liveAssessmentResources(context: AppContext, assessmentId: string) {
@@ -103,7 +85,7 @@ async function liveAssessmentResources(context: AppContext, assessmentId: string
   const reviews = await exportsRepository.reviews(context.database.db, assessment.id);
   return {
     assessment,
-    resources: assessmentResources(assessment, reviews, serverReference, linked, apiIds),
+    resources: assessmentResources(assessment, reviews, linked),
   };
 }
 
@@ -163,7 +145,7 @@ export async function readPatient(
     const record = await liveRecord(context, id);
     if (record !== undefined) {
       const linked = linkedPatient(context, record);
-      patient = patientRecordResource(linked.record, linked.identifierSystem, apiIds);
+      patient = patientRecordResource(linked.record, linked.identifierSystem);
     }
   } else {
     const parsed = assessmentPart(id);
@@ -389,7 +371,6 @@ export async function searchPatients(
           patientRecordResource(
             linkedPatient(context, record).record,
             context.config.patientIdSystem,
-            apiIds,
           ),
         ];
   // The identifier's value is a patient number: the trail records what was found, never it.

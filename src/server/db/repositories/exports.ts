@@ -32,7 +32,7 @@ export type ExportReview = ConditionReview &
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
   PatientRecordRow,
-  'id' | 'number' | 'name' | 'birth_date' | 'gender'
+  'id' | 'number' | 'name' | 'birth_date' | 'gender' | 'deleted_at'
 >;
 
 /** One assessment with every row hanging off it, as a bulk export reads it. */
@@ -292,6 +292,7 @@ export const exportsRepository = {
           'patient_records.name as patient_record_name',
           'patient_records.birth_date as patient_record_birth_date',
           'patient_records.gender as patient_record_gender',
+          'patient_records.deleted_at as patient_record_deleted_at',
           'risk_factors.assessment_id as risk_factors_assessment_id',
           'risk_factors.smoking',
           'risk_factors.family_history_dm2',
@@ -386,6 +387,7 @@ export const exportsRepository = {
           patient_record_name,
           patient_record_birth_date,
           patient_record_gender,
+          patient_record_deleted_at,
           risk_factors_assessment_id,
           smoking,
           family_history_dm2,
@@ -436,6 +438,7 @@ export const exportsRepository = {
                   name: patient_record_name,
                   birth_date: patient_record_birth_date,
                   gender: patient_record_gender,
+                  deleted_at: patient_record_deleted_at,
                 },
           patientSeenBefore: seenBefore?.[index++] ?? false,
         };
