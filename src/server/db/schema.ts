@@ -134,6 +134,12 @@ export interface AssessmentsTable {
   risk_rank: Generated<number>;
   /** Kept by triggers from the review rows: the doctor review is finalized. */
   review_locked: Generated<SqlBool>;
+  /**
+   * How many times the doctor review was written, and when last (null before the first): a
+   * review changes the assessment's FHIR RiskAssessments (their notes), not the assessment.
+   */
+  review_version: Generated<number>;
+  reviewed_at: Timestamp | null;
 }
 
 export interface SymptomsTable {

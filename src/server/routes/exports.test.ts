@@ -600,7 +600,17 @@ describe.each(testDatabases())('exports on $engine', (testDatabase) => {
     }
 
     const patient = resources.find((r) => r.resourceType === 'Patient');
-    expect(patient).toEqual({ resourceType: 'Patient', id: patient?.id, gender: 'female' });
+    expect(patient).toEqual({
+      resourceType: 'Patient',
+      id: patient?.id,
+      meta: { versionId: '2', lastUpdated: expect.any(String) as unknown },
+      gender: 'female',
+    });
+    // Every resource of the assessment has the assessment's version (saved, then signed off; its
+    // review rows here are written straight into the table, which no review write counts).
+    for (const resource of resources) {
+      expect(resource.meta).toEqual(patient?.meta);
+    }
 
     const observations = resources.filter((r) => r.resourceType === 'Observation');
     expect(

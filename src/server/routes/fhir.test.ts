@@ -231,6 +231,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(patient).toEqual({
       resourceType: 'Patient',
       id: amina.id,
+      meta: { versionId: '1', lastUpdated: amina.updatedAt },
       identifier: [{ system: patientIdSystem, value: 'MRN-0077' }],
       name: [{ text: 'Amina Okafor' }],
       gender: 'female',
@@ -324,6 +325,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(patient).toEqual({
       resourceType: 'Patient',
       id: `${unlinked.id}.patient`,
+      meta: { versionId: '1', lastUpdated: unlinked.updatedAt },
       gender: 'female',
     });
     const bundle = await read<SearchsetJson>(
@@ -639,6 +641,133 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(
       JSON.stringify(await t.database.db.selectFrom('audit_events').selectAll().execute()),
     ).not.toContain(token);
+  });
+
+  it('versions every resource: meta, a weak ETag and Last-Modified, 304 for the version held', async () => {
+    const inject = async (
+      method: 'PUT' | 'POST',
+      url: string,
+      who: { cookie: string },
+      payload: object,
+      version?: number,
+    ) => {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: {
+          cookie: who.cookie,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response;
+    };
+    const record = (
+      await post(nurse, '/api/patients', { number: 'MRN-0500', name: 'Kofi Mensah' })
+    ).json<Patient>();
+    const made = (
+      await post(nurse, '/api/assessments', { ...visit(70), patientId: record.id })
+    ).json<Assessment>();
+    const urls = ['RiskAssessment', 'Observation'].map(
+      (type) => `/fhir/${type}/${made.id}.${type === 'Observation' ? 'bmi' : 'DM2'}`,
+    );
+    /** Each resource's answer: status, ETag, Last-Modified and meta. */
+    const versions = async (url: string, headers: Record<string, string> = {}) => {
+      const response = await get(url, { cookie: doctor.cookie, ...headers });
+      return {
+        status: response.statusCode,
+        etag: response.headers.etag,
+        lastModified: response.headers['last-modified'],
+        meta: response.statusCode === 200 ? response.json<FhirJson>().meta : response.body,
+      };
+    };
+    const httpDate = (iso: string) => new Date(iso).toUTCString();
+    for (const url of urls) {
+      expect(await versions(url)).toEqual({
+        status: 200,
+        etag: 'W/"1"',
+        lastModified: httpDate(made.updatedAt),
+        meta: { versionId: '1', lastUpdated: made.updatedAt },
+      });
+      // The version held: 304 with no body, the ETag strong or weak, in a list, or any (*).
+      for (const held of ['W/"1"', '"1"', 'W/"7", W/"1"', '*']) {
+        expect(await versions(url, { 'if-none-match': held }), held).toEqual({
+          status: 304,
+          etag: 'W/"1"',
+          lastModified: httpDate(made.updatedAt),
+          meta: '',
+        });
+      }
+      expect((await versions(url, { 'if-none-match': 'W/"2"' })).status).toBe(200);
+    }
+
+    // An update raises the version and the last update of every resource of the assessment.
+    t.advance(60_000);
+    const updated = (
+      await inject(
+        'PUT',
+        `/api/assessments/${made.id}`,
+        nurse,
+        { ...visit(74), patientId: record.id },
+        1,
+      )
+    ).json<Assessment>();
+    expect(updated.updatedAt > made.updatedAt).toBe(true);
+    for (const url of urls) {
+      expect(await versions(url, { 'if-none-match': 'W/"1"' })).toMatchObject({
+        status: 200,
+        etag: 'W/"2"',
+        meta: { versionId: '2', lastUpdated: updated.updatedAt },
+      });
+    }
+    // So does a sign-off, and each write of the doctor's review (its comments are the notes).
+    t.advance(60_000);
+    await inject('POST', `/api/assessments/${made.id}/sign-off`, doctor, {}, 2);
+    t.advance(60_000);
+    await inject('PUT', `/api/assessments/${made.id}/review`, doctor, {
+      reviews: [{ condition: 'DM2', agreed: true, comments: 'Order HbA1c.' }],
+    });
+    const reviewedAt = t.context.now().toISOString();
+    const reviewed = await read(doctor, urls[0] ?? '');
+    expect(reviewed.meta).toEqual({ versionId: '4', lastUpdated: reviewedAt });
+    expect(reviewed.note).toEqual([
+      { text: 'Order HbA1c.', authorString: expect.any(String) as unknown },
+    ]);
+    t.advance(60_000);
+    await inject('POST', `/api/assessments/${made.id}/review/lock`, doctor, {});
+    expect((await versions(urls[0] ?? '', { 'if-none-match': 'W/"4"' })).etag).toBe('W/"5"');
+
+    // A patient record's Patient has the record's version and last change.
+    const patientUrl = `/fhir/Patient/${record.id}`;
+    expect(await versions(patientUrl)).toMatchObject({ status: 200, etag: 'W/"1"' });
+    t.advance(60_000);
+    const renamed = (
+      await inject(
+        'PUT',
+        `/api/patients/${record.id}`,
+        nurse,
+        { number: 'MRN-0500', name: 'Kofi A. Mensah' },
+        1,
+      )
+    ).json<Patient>();
+    expect(await versions(patientUrl, { 'if-none-match': 'W/"1"' })).toEqual({
+      status: 200,
+      etag: 'W/"2"',
+      lastModified: httpDate(renamed.updatedAt),
+      meta: { versionId: '2', lastUpdated: renamed.updatedAt },
+    });
+    expect((await versions(patientUrl, { 'if-none-match': 'W/"2"' })).status).toBe(304);
+
+    // The downloads carry the same meta as the reads.
+    const bundle = (await get(`/api/assessments/${made.id}/fhir`, { cookie: doctor.cookie })).json<{
+      entry: Array<{ resource: FhirJson }>;
+    }>();
+    for (const { resource } of bundle.entry) {
+      expect(await read(doctor, `/fhir/${resource.resourceType}/${resource.id ?? ''}`)).toEqual(
+        resource,
+      );
+    }
   });
 
   it('prefers a session to a token, and lists the routes in the OpenAPI document', async () => {

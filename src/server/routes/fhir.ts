@@ -158,6 +158,38 @@ const tags = ['fhir'];
 const asBody = <T extends { resourceType: string }>(resource: T) =>
   resource as T & Record<string, unknown>;
 
+/** Whether an If-None-Match header names this ETag (compared weakly, as RFC 9110 says), or `*`. */
+function matchesNoneOf(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
+}
+
+/**
+ * A read's answer: the resource with its version as a weak ETag (`W/"3"`, the meta.versionId)
+ * and its meta.lastUpdated as Last-Modified; 304 with no body when If-None-Match names the
+ * version the client holds.
+ */
+function sendResource(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resource: { resourceType: string; meta?: { versionId?: string; lastUpdated?: string } },
+): FastifyReply {
+  const { versionId, lastUpdated } = resource.meta ?? {};
+  if (lastUpdated !== undefined) {
+    void reply.header('last-modified', new Date(lastUpdated).toUTCString());
+  }
+  if (versionId !== undefined) {
+    const etag = `W/"${versionId}"`;
+    void reply.header('etag', etag);
+    if (matchesNoneOf(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  }
+  return reply.type(fhirJson).send(asBody(resource));
+}
+
 /** The FHIR R4 read API: a session of any role, or an API token, may read (never write). */
 const readAccess = { access: 'fhir.read', apiToken: 'read' } as const;
 
@@ -269,13 +301,11 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) =>
-          reply
-            .type(fhirJson)
-            .send(
-              asBody(
-                await readAssessmentPart(context, reader(request), part.type, request.params.id),
-              ),
-            ),
+          sendResource(
+            request,
+            reply,
+            await readAssessmentPart(context, reader(request), part.type, request.params.id),
+          ),
       );
     }
 
@@ -324,9 +354,11 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply
-          .type(fhirJson)
-          .send(asBody(await readPatient(context, reader(request), request.params.id))),
+        sendResource(
+          request,
+          reply,
+          await readPatient(context, reader(request), request.params.id),
+        ),
     );
 
     app.get(

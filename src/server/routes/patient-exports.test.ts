@@ -194,6 +194,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
         {
           resourceType: 'Patient',
           id: patientId(),
+          meta: { versionId: String(amina.version), lastUpdated: amina.updatedAt },
           identifier: [{ system: patientIdSystem, value: 'MRN-0001' }],
           name: [{ text: 'Amina Okafor' }],
           gender: 'female',
@@ -216,6 +217,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
       expect(bundle.entry[0]?.resource).toEqual({
         resourceType: 'Patient',
         id: `${anonymous.id}.patient`,
+        meta: { versionId: String(anonymous.version), lastUpdated: anonymous.updatedAt },
         gender: 'female',
       });
     });
@@ -380,6 +382,7 @@ describe.each(testDatabases())('the bulk FHIR file over many pages on $engine', 
     expect(patients.find((p) => p.id === recordPatientId('b'))).toEqual({
       resourceType: 'Patient',
       id: recordPatientId('b'),
+      meta: { versionId: '1', lastUpdated: records.b.updatedAt },
       identifier: [{ system: 'urn:triage:patient-number', value: 'MRN-B' }],
     });
     // Each patient comes with its newest assessment.

@@ -304,6 +304,8 @@ function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPa
       name: patient.name,
       birthDate: patient.birth_date,
       gender: patient.gender,
+      version: patient.version,
+      updatedAt: patient.updated_at,
     },
     identifierSystem,
     included: !record.patientSeenBefore,
@@ -320,7 +322,12 @@ function fhirLines(record: ExportRecord, identifierSystem: string): string {
   const linked = linkedPatient(record, identifierSystem);
   let resources: object[];
   try {
-    resources = assessmentResources(presentRecord(record), record.reviews, linked);
+    resources = assessmentResources(
+      presentRecord(record),
+      record.reviews,
+      { version: record.assessment.review_version, at: record.assessment.reviewed_at },
+      linked,
+    );
   } catch {
     // The patient's other assessments in the file still refer to the Patient it was to bring.
     resources = [

@@ -57,6 +57,8 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
       name: record.name,
       birthDate: record.birth_date,
       gender: record.gender,
+      version: record.version,
+      updatedAt: record.updated_at,
     },
     identifierSystem: context.config.patientIdSystem,
     included: true,
@@ -82,10 +84,13 @@ async function liveAssessmentResources(context: AppContext, assessmentId: string
     if (record === undefined) throw notFound();
     linked = linkedPatient(context, record);
   }
-  const reviews = await exportsRepository.reviews(context.database.db, assessment.id);
+  const [reviews, review] = await Promise.all([
+    exportsRepository.reviews(context.database.db, assessment.id),
+    fhirReadsRepository.reviewRevision(context.database.db, assessment.id),
+  ]);
   return {
     assessment,
-    resources: assessmentResources(assessment, reviews, linked),
+    resources: assessmentResources(assessment, reviews, review, linked),
   };
 }
 

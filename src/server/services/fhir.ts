@@ -2,6 +2,7 @@ import type {
   Bundle,
   CodeableConcept,
   Condition as FhirCondition,
+  Meta,
   Observation,
   OperationOutcome,
   Patient,
@@ -20,6 +21,7 @@ import {
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
+import { fhirReadsRepository } from '../db/repositories/fhir-reads.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import type { Requester } from '../auth/requester.ts';
 import { getAssessment } from './assessments.ts';
@@ -111,6 +113,7 @@ function conditionConcept(condition: Condition): CodeableConcept {
 
 function observation(
   assessment: Assessment,
+  meta: Meta,
   patient: Patient & { id: string },
   measurement: Measurement,
   value: number,
@@ -119,6 +122,7 @@ function observation(
   return {
     resourceType: 'Observation',
     id: assessmentPartId(assessment.id, measurement),
+    meta,
     status: assessment.signedOff ? 'final' : 'preliminary',
     ...(m.vitalSign
       ? {
@@ -170,6 +174,29 @@ export interface PatientRecordIdentity {
   /** YYYY-MM-DD. */
   birthDate: string | null;
   gender: 'Male' | 'Female' | null;
+  /** The record's version and last change: its Patient's meta. */
+  version: number;
+  updatedAt: string;
+}
+
+/** The writes of an assessment's doctor review: how many, and when the last was (null: none). */
+export interface ReviewRevision {
+  version: number;
+  at: string | null;
+}
+
+/**
+ * The meta of an assessment's resources. Their content comes from the assessment (each change
+ * of which raises its version and update time) and, for the RiskAssessments' notes, from its
+ * review (each write of which is counted): the version is the sum, the last update the later.
+ * All resources of an assessment share it, so a client that has one version has them all.
+ */
+function assessmentMeta(assessment: Assessment, review: ReviewRevision): Meta {
+  return {
+    versionId: String(assessment.version + review.version),
+    lastUpdated:
+      review.at !== null && review.at > assessment.updatedAt ? review.at : assessment.updatedAt,
+  };
 }
 
 /** The patient record an assessment names, for its FHIR resources. */
@@ -199,6 +226,7 @@ export function patientRecordResource(
   return {
     resourceType: 'Patient',
     id: record.id,
+    meta: { versionId: String(record.version), lastUpdated: record.updatedAt },
     identifier: [{ system: identifierSystem, value: record.number }],
     ...(record.name === null ? {} : { name: [{ text: record.name }] }),
     ...(record.gender === null ? {} : { gender: fhirGender(record.gender) }),
@@ -215,8 +243,10 @@ export function patientRecordResource(
 export function assessmentResources(
   assessment: Assessment,
   reviews: readonly ConditionReview[],
+  review: ReviewRevision,
   linked?: LinkedPatient,
 ): AssessmentResource[] {
+  const meta = assessmentMeta(assessment, review);
   const status = assessment.signedOff ? 'final' : 'preliminary';
   const { age, gender, height, weight, bmi } = assessment.demographics;
   const patient: Patient & { id: string } =
@@ -224,6 +254,7 @@ export function assessmentResources(
       ? {
           resourceType: 'Patient',
           id: assessmentPartId(assessment.id, 'patient'),
+          meta,
           ...(gender === undefined ? {} : { gender: fhirGender(gender) }),
         }
       : patientRecordResource(linked.record, linked.identifierSystem);
@@ -236,7 +267,7 @@ export function assessmentResources(
     ['bmi', bmi > 0 ? Math.round(bmi * 10) / 10 : undefined],
   ];
   const observations = measured.flatMap(([measurement, value]) =>
-    value === undefined ? [] : [observation(assessment, patient, measurement, value)],
+    value === undefined ? [] : [observation(assessment, meta, patient, measurement, value)],
   );
 
   const diagnosed = new Map<Condition, FhirCondition & { id: string }>();
@@ -245,6 +276,7 @@ export function assessmentResources(
     diagnosed.set(result.condition, {
       resourceType: 'Condition',
       id: assessmentPartId(assessment.id, result.condition),
+      meta,
       clinicalStatus: {
         coding: [
           { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
@@ -283,6 +315,7 @@ export function assessmentResources(
     return {
       resourceType: 'RiskAssessment',
       id: assessmentPartId(assessment.id, result.condition),
+      meta,
       status,
       subject: reference(patient),
       occurrenceDateTime: assessment.createdAt,
@@ -359,8 +392,9 @@ export async function loadAssessmentBundle(
 ): Promise<Bundle> {
   const assessment = await getAssessment(context, requester.user, id);
   const db = context.database.db;
-  const [reviews, record] = await Promise.all([
+  const [reviews, review, record] = await Promise.all([
     exportsRepository.reviews(db, assessment.id),
+    fhirReadsRepository.reviewRevision(db, assessment.id),
     assessment.patient === null
       ? undefined
       : patientRecordsRepository.find(db, assessment.patient.id),
@@ -383,9 +417,11 @@ export async function loadAssessmentBundle(
             name: record.name,
             birthDate: record.birth_date,
             gender: record.gender,
+            version: record.version,
+            updatedAt: record.updated_at,
           },
           identifierSystem: context.config.patientIdSystem,
           included: true,
         };
-  return fhirBundle(assessmentResources(assessment, reviews, linked), now, base);
+  return fhirBundle(assessmentResources(assessment, reviews, review, linked), now, base);
 }

@@ -21,6 +21,7 @@ import { liveCountAtCommit } from './20261126T1700-live-count-at-commit.ts';
 import { followUpOnInsert } from './20261126T1800-follow-up-on-insert.ts';
 import { cdsFhirServers } from './20261128T0100-cds-fhir-servers.ts';
 import { keptCountDeltas } from './20261128T0600-kept-count-deltas.ts';
+import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -46,4 +47,5 @@ export const migrations: readonly TriageMigration[] = [
   followUpOnInsert,
   cdsFhirServers,
   keptCountDeltas,
+  fhirVersions,
 ];

@@ -92,8 +92,8 @@ describe.each(testDatabases())('the kept-count-deltas migration on $engine', (te
       // A database the version before made, with rows: the changes' deltas are folded in as the
       // migration is undone, and its tables go.
       await someChanges(t, ['D-1', 'D-2']);
-      expect(migrations.at(-1)).toBe(keptCountDeltas);
-      await migrateDown(t.database);
+      const later = migrations.slice(migrations.indexOf(keptCountDeltas));
+      for (let undone = 0; undone < later.length; undone++) await migrateDown(t.database);
       const tables = (await t.database.db.introspection.getTables())
         .filter((table) => t.database.schema === undefined || table.schema === t.database.schema)
         .map((table) => table.name);
@@ -102,7 +102,7 @@ describe.each(testDatabases())('the kept-count-deltas migration on $engine', (te
         from population_counts where n <> 0`.execute(t.database.db);
       expect(Number(rows[0]?.n)).toBeGreaterThan(10);
 
-      expect(await migrateToLatest(t.database)).toEqual([keptCountDeltas.name]);
+      expect(await migrateToLatest(t.database)).toEqual(later.map((migration) => migration.name));
       expect(await pendingDeltas(t.database)).toBe(0);
       const migrated = await keptAndCounted(t);
       expect(migrated.kept).toEqual(migrated.counted);

@@ -32,7 +32,7 @@ export type ExportReview = ConditionReview &
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
   PatientRecordRow,
-  'id' | 'number' | 'name' | 'birth_date' | 'gender' | 'deleted_at'
+  'id' | 'number' | 'name' | 'birth_date' | 'gender' | 'deleted_at' | 'version' | 'updated_at'
 >;
 
 /** One assessment with every row hanging off it, as a bulk export reads it. */
@@ -293,6 +293,8 @@ export const exportsRepository = {
           'patient_records.birth_date as patient_record_birth_date',
           'patient_records.gender as patient_record_gender',
           'patient_records.deleted_at as patient_record_deleted_at',
+          'patient_records.version as patient_record_version',
+          'patient_records.updated_at as patient_record_updated_at',
           'risk_factors.assessment_id as risk_factors_assessment_id',
           'risk_factors.smoking',
           'risk_factors.family_history_dm2',
@@ -388,6 +390,8 @@ export const exportsRepository = {
           patient_record_birth_date,
           patient_record_gender,
           patient_record_deleted_at,
+          patient_record_version,
+          patient_record_updated_at,
           risk_factors_assessment_id,
           smoking,
           family_history_dm2,
@@ -430,7 +434,10 @@ export const exportsRepository = {
           reviews: jsonRows(reviews),
           createdByName: created_by_name,
           linkedPatient:
-            assessment.patient_record_id === null || patient_record_number === null
+            assessment.patient_record_id === null ||
+            patient_record_number === null ||
+            patient_record_version === null ||
+            patient_record_updated_at === null
               ? undefined
               : {
                   id: assessment.patient_record_id,
@@ -439,6 +446,8 @@ export const exportsRepository = {
                   birth_date: patient_record_birth_date,
                   gender: patient_record_gender,
                   deleted_at: patient_record_deleted_at,
+                  version: patient_record_version,
+                  updated_at: patient_record_updated_at,
                 },
           patientSeenBefore: seenBefore?.[index++] ?? false,
         };

@@ -45,4 +45,17 @@ export const fhirReadsRepository = {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
+
+  /** How many times the assessment's review was written, and when last (null: never). */
+  async reviewRevision(
+    db: Executor,
+    assessmentId: string,
+  ): Promise<{ version: number; at: string | null }> {
+    const row = await db
+      .selectFrom('assessments')
+      .select(['review_version', 'reviewed_at'])
+      .where('id', '=', assessmentId)
+      .executeTakeFirst();
+    return { version: row?.review_version ?? 0, at: row?.reviewed_at ?? null };
+  },
 };
