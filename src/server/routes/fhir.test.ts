@@ -202,7 +202,11 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         (resource.searchParam ?? []).map((parameter) => `${parameter.name}:${parameter.type}`),
       ]),
     ).toEqual([
-      ['RiskAssessment', ['read', 'search-type'], ['subject:reference']],
+      [
+        'RiskAssessment',
+        ['read', 'search-type'],
+        ['patient:reference', 'subject:reference', '_lastUpdated:date'],
+      ],
       ['Observation', ['read'], []],
       ['Condition', ['read'], []],
       ['Patient', ['read', 'search-type'], ['identifier:token']],
@@ -768,6 +772,211 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         resource,
       );
     }
+  });
+
+  it('searches as R4 says: every form of the Patient, the self link showing what was used', async () => {
+    const conditions = ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'];
+    const idsOf = (assessments: Assessment[]) =>
+      assessments.flatMap((assessment) => conditions.map((c) => `${assessment.id}.${c}`));
+    const newestFirst = idsOf([...visits].reverse());
+    const base = 'http://localhost:80/fhir';
+    const self = (page: SearchsetJson) => page.link.find((link) => link.relation === 'self')?.url;
+    const entries = (page: SearchsetJson) => page.entry?.map((entry) => entry.resource.id);
+    for (const form of [
+      `patient=${amina.id}`,
+      `patient=Patient/${amina.id}`,
+      `subject=Patient/${amina.id}`,
+      `subject=${amina.id}`,
+      `subject=${encodeURIComponent(`${base}/Patient/${amina.id}`)}`,
+      `subject:Patient=${amina.id}`,
+    ]) {
+      const page = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?${form}`);
+      expect(entries(page), form).toEqual(newestFirst);
+      expect(self(page), form).toBe(
+        `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_count=20`,
+      );
+    }
+    // Lenient (the default): what the search did not use is left out of self; _count as served.
+    const lenient = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_include=RiskAssessment:subject&colour=blue&_sort=date&_count=1000`,
+    );
+    expect(self(lenient)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_sort=date&_count=100`,
+    );
+    expect(entries(lenient)).toEqual(idsOf(visits));
+    // Strict: refused, naming the parameters (never their values).
+    const strict = await refused(
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&colour=blue&_include=x`,
+      400,
+      'invalid',
+      { cookie: doctor.cookie, prefer: 'handling=strict' },
+    );
+    expect(strict.json<OutcomeJson>().issue[0]?.diagnostics).toBe(
+      'This search does not support the parameters _include, colour.',
+    );
+    expect(
+      (
+        await get(`/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=2`, {
+          cookie: doctor.cookie,
+          prefer: 'return=minimal, handling=strict',
+        })
+      ).statusCode,
+    ).toBe(200);
+    // Sorted oldest first, and paged in that order.
+    const seen: string[] = [];
+    let url: string | undefined =
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_sort=date&_count=4`;
+    while (url !== undefined) {
+      const page: SearchsetJson = await read<SearchsetJson>(doctor, url);
+      expect(self(page)).toMatch(/&_sort=date&_count=4(&_cursor=[A-Za-z0-9_-]+)?$/);
+      seen.push(...(entries(page) ?? []).map(String));
+      url = page.link
+        .find((link) => link.relation === 'next')
+        ?.url.replace('http://localhost:80', '');
+    }
+    expect(seen).toEqual(idsOf(visits));
+    // Only the total.
+    const counted = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_summary=count`,
+    );
+    expect(counted).toMatchObject({ total: 18 });
+    expect(counted.entry).toBeUndefined();
+    expect(self(counted)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_summary=count`,
+    );
+    // Last updated: the visits were saved a minute apart.
+    const since = (query: string) =>
+      read<SearchsetJson>(doctor, `/fhir/RiskAssessment?subject=Patient/${amina.id}&${query}`);
+    const second = visits[1]?.updatedAt ?? '';
+    expect(entries(await since(`_lastUpdated=ge${second}`))).toEqual(
+      idsOf([visits[2], visits[1]] as Assessment[]),
+    );
+    expect((await since(`_lastUpdated=gt${second}`)).total).toBe(6);
+    expect(entries(await since(`_lastUpdated=lt${second}`))).toEqual(
+      idsOf([visits[0]] as Assessment[]),
+    );
+    const range = await since(`_lastUpdated=ge${second}&_lastUpdated=le${second}`);
+    expect(entries(range)).toEqual(idsOf([visits[1]] as Assessment[]));
+    expect(self(range)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_lastUpdated=ge${encodeURIComponent(second)}&_lastUpdated=le${encodeURIComponent(second)}&_count=20`,
+    );
+    // The same instant in another zone.
+    const inZone = new Date(Date.parse(second) + 2 * 3_600_000)
+      .toISOString()
+      .replace('Z', '+02:00');
+    expect((await since(`_lastUpdated=ge${encodeURIComponent(inZone)}`)).total).toBe(12);
+    // What the search cannot understand is refused, whatever the handling.
+    for (const query of [
+      '_sort=name',
+      '_sort=-_lastUpdated',
+      '_sort=date&_sort=-date',
+      '_lastUpdated=eq2026-11-22T09:00:00Z',
+      '_lastUpdated=ge2026-11-22',
+      '_lastUpdated=ge2026-11-22T09:00:00',
+      '_summary=true',
+      '_count=ten',
+      `patient=${gone.id}`,
+      'subject=Observation/x',
+      `subject=${encodeURIComponent(`https://elsewhere.example/fhir/Patient/${amina.id}`)}`,
+    ]) {
+      await refused(`/fhir/RiskAssessment?subject=Patient/${amina.id}&${query}`, 400, 'invalid', {
+        cookie: doctor.cookie,
+      });
+    }
+    // The Patient search treats unknown parameters the same way.
+    const patients = await read<SearchsetJson>(doctor, '/fhir/Patient?identifier=mrn-0077&name=x');
+    expect(self(patients)).toBe(`${base}/Patient?identifier=mrn-0077`);
+    await refused('/fhir/Patient?identifier=mrn-0077&name=x', 400, 'invalid', {
+      cookie: doctor.cookie,
+      prefer: 'handling=strict',
+    });
+  });
+
+  it('searches by POST [type]/_search with a form, for a session and an API token alike', async () => {
+    const operator = { user: null, address: 'command line' };
+    const { token } = await createApiToken(t.context, operator, 'warehouse');
+    const form = `subject=Patient%2F${amina.id}&_sort=date&_count=4&colour=blue`;
+    const byGet = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?${form}`);
+    for (const headers of [{ cookie: doctor.cookie }, { authorization: `Bearer ${token}` }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/fhir/RiskAssessment/_search',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json<SearchsetJson>();
+      expect(validateFhir(page)).toEqual([]);
+      expect(page).toEqual(byGet);
+      const patient = await t.app.inject({
+        method: 'POST',
+        url: '/fhir/Patient/_search?identifier=MRN-0077',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+      expect(patient.json<SearchsetJson>().entry?.map((entry) => entry.resource.id)).toEqual([
+        amina.id,
+      ]);
+    }
+    // Strict handling holds for a form too; a nurse may not search this way either.
+    const strict = await t.app.inject({
+      method: 'POST',
+      url: '/fhir/RiskAssessment/_search',
+      headers: {
+        cookie: doctor.cookie,
+        prefer: 'handling=strict',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: form,
+    });
+    expect(strict.statusCode).toBe(400);
+    const byNurse = await t.app.inject({
+      method: 'POST',
+      url: '/fhir/RiskAssessment/_search',
+      headers: { cookie: nurse.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(byNurse.statusCode).toBe(403);
+    await revokeApiToken(t.context, operator, 'warehouse');
+  });
+
+  it('finds what changed since a time, and sorts by the last change', async () => {
+    const record = (await post(nurse, '/api/patients', { number: 'MRN-0600' })).json<Patient>();
+    const older = (
+      await post(nurse, '/api/assessments', { ...visit(70), patientId: record.id })
+    ).json<Assessment>();
+    t.advance(60_000);
+    const newer = (
+      await post(nurse, '/api/assessments', { ...visit(72), patientId: record.id })
+    ).json<Assessment>();
+    t.advance(60_000);
+    const before = t.context.now().toISOString();
+    t.advance(60_000);
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assessments/${older.id}`,
+      headers: { cookie: nurse.cookie, 'if-match': '"1"' },
+      payload: { ...visit(71), patientId: record.id },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const search = (query: string) =>
+      read<SearchsetJson>(doctor, `/fhir/RiskAssessment?subject=Patient/${record.id}&${query}`);
+    const assessmentsIn = (page: SearchsetJson) => [
+      ...new Set(page.entry?.map((entry) => (entry.resource.id ?? '').split('.')[0])),
+    ];
+    expect(assessmentsIn(await search(`_lastUpdated=gt${before}`))).toEqual([older.id]);
+    expect(assessmentsIn(await search('_sort=-date'))).toEqual([newer.id, older.id]);
+    expect(assessmentsIn(await search('_sort=_lastUpdated'))).toEqual([newer.id, older.id]);
+    expect(assessmentsIn(await search('_sort=date'))).toEqual([older.id, newer.id]);
+    // Paged in the order of the last change.
+    const first = await search('_sort=_lastUpdated&_count=6');
+    expect(assessmentsIn(first)).toEqual([newer.id]);
+    const next = first.link.find((link) => link.relation === 'next')?.url ?? '';
+    expect(
+      assessmentsIn(await read<SearchsetJson>(doctor, next.replace('http://localhost:80', ''))),
+    ).toEqual([older.id]);
   });
 
   it('prefers a session to a token, and lists the routes in the OpenAPI document', async () => {
