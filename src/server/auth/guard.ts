@@ -139,7 +139,9 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (route.config?.apiToken !== undefined) {
-      if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) {
+      // A FHIR search by POST (`/fhir/{type}/_search`, its parameters as a form) reads too.
+      const search = /^\/fhir\/[A-Za-z]+\/_search$/.test(route.url);
+      if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && !(search && m === 'POST'))) {
         throw new Error(
           `Route ${methods.join(',')} ${route.url} admits API tokens but is not a read`,
         );

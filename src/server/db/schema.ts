@@ -161,6 +161,12 @@ export interface AssessmentsTable {
   review_locked: Generated<SqlBool>;
   /** The organisation unit where the assessment was done (see OrgUnitColumn). */
   org_unit_id: OrgUnitColumn;
+  /**
+   * How many times the doctor review was written, and when last (null before the first): a
+   * review changes the assessment's FHIR RiskAssessments (their notes), not the assessment.
+   */
+  review_version: Generated<number>;
+  reviewed_at: Timestamp | null;
 }
 
 export interface SymptomsTable {

@@ -375,6 +375,18 @@ describe.each(testDatabases())('the CDS Hooks service on $engine', (testDatabase
     for (const card of cards) {
       expect(card.links?.[0]?.url).toBe(`${publicUrl}/assessments/new?patient=${record.id}`);
     }
+    // The patient a card's link names is the Patient the FHIR API serves under the same id.
+    const doctor = await signedInAs(t, 'doctor');
+    const patient = await t.app.inject({
+      method: 'GET',
+      url: `/fhir/Patient/${record.id}`,
+      headers: { cookie: doctor.cookie },
+    });
+    expect(patient.statusCode, patient.body).toBe(200);
+    expect(patient.json()).toMatchObject({
+      id: record.id,
+      identifier: [{ value: 'MRN-1001' }],
+    });
     // One record for two calls about the same patient; its creation audited as the record system's.
     expect(
       await t.database.db

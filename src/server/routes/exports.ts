@@ -12,6 +12,7 @@ import {
   type ExportFile,
 } from '../services/exports.ts';
 import { loadAssessmentBundle } from '../services/fhir.ts';
+import { fhirBase } from './fhir.ts';
 import { loadAssessmentReport, renderReportText } from '../services/reports.ts';
 import { errorResponses } from './responses.ts';
 
@@ -76,7 +77,12 @@ export function exportRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const bundle = await loadAssessmentBundle(context, requesterOf(request), request.params.id);
+        const bundle = await loadAssessmentBundle(
+          context,
+          requesterOf(request),
+          request.params.id,
+          fhirBase(context, request),
+        );
         return reply.type('application/fhir+json; charset=utf-8').send(bundle);
       },
     );

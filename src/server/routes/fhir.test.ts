@@ -42,14 +42,12 @@ const visit = (weight: number, extra: PatientData = {}): PatientData => ({
   ...extra,
 });
 
-/** The resource with every id and reference taken out: what the API and the export share. */
-function withoutIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutIds);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'id' && key !== 'reference')
-      .map(([key, v]) => [key, withoutIds(v)]),
+/** Every reference (`Type/id`) a resource or list of them holds. */
+function referencesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(referencesIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    key === 'reference' && typeof v === 'string' ? [v] : referencesIn(v),
   );
 }
 
@@ -204,7 +202,11 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         (resource.searchParam ?? []).map((parameter) => `${parameter.name}:${parameter.type}`),
       ]),
     ).toEqual([
-      ['RiskAssessment', ['read', 'search-type'], ['subject:reference']],
+      [
+        'RiskAssessment',
+        ['read', 'search-type'],
+        ['patient:reference', 'subject:reference', '_lastUpdated:date'],
+      ],
       ['Observation', ['read'], []],
       ['Condition', ['read'], []],
       ['Patient', ['read', 'search-type'], ['identifier:token']],
@@ -227,12 +229,13 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     const exported = bundle.entry
       .map((entry) => entry.resource)
       .filter((resource) => resource.resourceType === 'RiskAssessment');
-    expect(exported.map(withoutIds)).toContainEqual(withoutIds(risk));
+    expect(exported).toContainEqual(risk);
     // Its subject is readable here.
     const patient = await read(doctor, `/fhir/Patient/${amina.id}`);
     expect(patient).toEqual({
       resourceType: 'Patient',
       id: amina.id,
+      meta: { versionId: '1', lastUpdated: amina.updatedAt },
       identifier: [{ system: patientIdSystem, value: 'MRN-0077' }],
       name: [{ text: 'Amina Okafor' }],
       gender: 'female',
@@ -250,7 +253,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         await get(`/api/assessments/${assessmentId}/fhir`, { cookie: doctor.cookie })
       )
         .json<{ entry: Array<{ resource: FhirJson }> }>()
-        .entry.map((entry) => withoutIds(entry.resource));
+        .entry.map((entry) => entry.resource);
       const references = [
         ...((risk.basis as Array<{ reference: string }> | undefined) ?? []),
         ...(risk.condition === undefined ? [] : [risk.condition as { reference: string }]),
@@ -261,7 +264,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         const [type, id] = reference.split('/');
         const target = await read(doctor, `/fhir/${reference}`);
         expect([target.resourceType, target.id]).toEqual([type, id]);
-        if (type !== 'Patient') expect(exported).toContainEqual(withoutIds(target));
+        expect(exported).toContainEqual(target);
       }
     }
     // The diagnosed Hypertension is the Condition its RiskAssessment names.
@@ -282,6 +285,42 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(audited).toContain(`Condition/${unlinked.id}.Hypertension`);
   });
 
+  it('serves every resource and reference of the bulk file and the single download under its own id', async () => {
+    const response = await get('/api/exports/fhir.ndjson', { cookie: doctor.cookie });
+    expect(response.statusCode).toBe(200);
+    const lines = response.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as FhirJson);
+    // Amina's Patient and her 3 live visits (4 Observations and 6 RiskAssessments each), the
+    // unlinked assessment (its Patient, 4 Observations, its Condition, 6 RiskAssessments); nothing
+    // of the deleted patient record, which the API answers 404.
+    expect(lines).toHaveLength(1 + 3 * 10 + 12);
+    expect(JSON.stringify(lines)).not.toContain(gone.id);
+    for (const resource of lines) {
+      expect(await read(doctor, `/fhir/${resource.resourceType}/${resource.id ?? ''}`)).toEqual(
+        resource,
+      );
+    }
+    const written = new Set(
+      lines.map((resource) => `${resource.resourceType}/${resource.id ?? ''}`),
+    );
+    for (const reference of new Set(referencesIn(lines))) expect(written).toContain(reference);
+
+    for (const assessment of [...visits, unlinked]) {
+      const bundle = (
+        await get(`/api/assessments/${assessment.id}/fhir`, { cookie: doctor.cookie })
+      ).json<{ entry: Array<{ fullUrl: string; resource: FhirJson }> }>();
+      for (const { fullUrl, resource } of bundle.entry) {
+        expect(fullUrl).toBe(
+          `http://localhost:80/fhir/${resource.resourceType}/${resource.id ?? ''}`,
+        );
+        expect(await read(doctor, fullUrl.replace('http://localhost:80', ''))).toEqual(resource);
+        expect(lines).toContainEqual(resource);
+      }
+    }
+  });
+
   it('reads the RiskAssessment of an assessment without a patient record, and its own Patient', async () => {
     const risk = await read(doctor, `/fhir/RiskAssessment/${unlinked.id}.Hypertension`);
     expect(risk.subject).toEqual({ reference: `Patient/${unlinked.id}.patient` });
@@ -290,6 +329,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(patient).toEqual({
       resourceType: 'Patient',
       id: `${unlinked.id}.patient`,
+      meta: { versionId: '1', lastUpdated: unlinked.updatedAt },
       gender: 'female',
     });
     const bundle = await read<SearchsetJson>(
@@ -605,6 +645,338 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
     expect(
       JSON.stringify(await t.database.db.selectFrom('audit_events').selectAll().execute()),
     ).not.toContain(token);
+  });
+
+  it('versions every resource: meta, a weak ETag and Last-Modified, 304 for the version held', async () => {
+    const inject = async (
+      method: 'PUT' | 'POST',
+      url: string,
+      who: { cookie: string },
+      payload: object,
+      version?: number,
+    ) => {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: {
+          cookie: who.cookie,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response;
+    };
+    const record = (
+      await post(nurse, '/api/patients', { number: 'MRN-0500', name: 'Kofi Mensah' })
+    ).json<Patient>();
+    const made = (
+      await post(nurse, '/api/assessments', { ...visit(70), patientId: record.id })
+    ).json<Assessment>();
+    const urls = ['RiskAssessment', 'Observation'].map(
+      (type) => `/fhir/${type}/${made.id}.${type === 'Observation' ? 'bmi' : 'DM2'}`,
+    );
+    /** Each resource's answer: status, ETag, Last-Modified and meta. */
+    const versions = async (url: string, headers: Record<string, string> = {}) => {
+      const response = await get(url, { cookie: doctor.cookie, ...headers });
+      return {
+        status: response.statusCode,
+        etag: response.headers.etag,
+        lastModified: response.headers['last-modified'],
+        meta: response.statusCode === 200 ? response.json<FhirJson>().meta : response.body,
+      };
+    };
+    const httpDate = (iso: string) => new Date(iso).toUTCString();
+    for (const url of urls) {
+      expect(await versions(url)).toEqual({
+        status: 200,
+        etag: 'W/"1"',
+        lastModified: httpDate(made.updatedAt),
+        meta: { versionId: '1', lastUpdated: made.updatedAt },
+      });
+      // The version held: 304 with no body, the ETag strong or weak, in a list, or any (*).
+      for (const held of ['W/"1"', '"1"', 'W/"7", W/"1"', '*']) {
+        expect(await versions(url, { 'if-none-match': held }), held).toEqual({
+          status: 304,
+          etag: 'W/"1"',
+          lastModified: httpDate(made.updatedAt),
+          meta: '',
+        });
+      }
+      expect((await versions(url, { 'if-none-match': 'W/"2"' })).status).toBe(200);
+    }
+
+    // An update raises the version and the last update of every resource of the assessment.
+    t.advance(60_000);
+    const updated = (
+      await inject(
+        'PUT',
+        `/api/assessments/${made.id}`,
+        nurse,
+        { ...visit(74), patientId: record.id },
+        1,
+      )
+    ).json<Assessment>();
+    expect(updated.updatedAt > made.updatedAt).toBe(true);
+    for (const url of urls) {
+      expect(await versions(url, { 'if-none-match': 'W/"1"' })).toMatchObject({
+        status: 200,
+        etag: 'W/"2"',
+        meta: { versionId: '2', lastUpdated: updated.updatedAt },
+      });
+    }
+    // So does a sign-off, and each write of the doctor's review (its comments are the notes).
+    t.advance(60_000);
+    await inject('POST', `/api/assessments/${made.id}/sign-off`, doctor, {}, 2);
+    t.advance(60_000);
+    await inject('PUT', `/api/assessments/${made.id}/review`, doctor, {
+      reviews: [{ condition: 'DM2', agreed: true, comments: 'Order HbA1c.' }],
+    });
+    const reviewedAt = t.context.now().toISOString();
+    const reviewed = await read(doctor, urls[0] ?? '');
+    expect(reviewed.meta).toEqual({ versionId: '4', lastUpdated: reviewedAt });
+    expect(reviewed.note).toEqual([
+      { text: 'Order HbA1c.', authorString: expect.any(String) as unknown },
+    ]);
+    t.advance(60_000);
+    await inject('POST', `/api/assessments/${made.id}/review/lock`, doctor, {});
+    expect((await versions(urls[0] ?? '', { 'if-none-match': 'W/"4"' })).etag).toBe('W/"5"');
+
+    // A patient record's Patient has the record's version and last change.
+    const patientUrl = `/fhir/Patient/${record.id}`;
+    expect(await versions(patientUrl)).toMatchObject({ status: 200, etag: 'W/"1"' });
+    t.advance(60_000);
+    const renamed = (
+      await inject(
+        'PUT',
+        `/api/patients/${record.id}`,
+        nurse,
+        { number: 'MRN-0500', name: 'Kofi A. Mensah' },
+        1,
+      )
+    ).json<Patient>();
+    expect(await versions(patientUrl, { 'if-none-match': 'W/"1"' })).toEqual({
+      status: 200,
+      etag: 'W/"2"',
+      lastModified: httpDate(renamed.updatedAt),
+      meta: { versionId: '2', lastUpdated: renamed.updatedAt },
+    });
+    expect((await versions(patientUrl, { 'if-none-match': 'W/"2"' })).status).toBe(304);
+
+    // The downloads carry the same meta as the reads.
+    const bundle = (await get(`/api/assessments/${made.id}/fhir`, { cookie: doctor.cookie })).json<{
+      entry: Array<{ resource: FhirJson }>;
+    }>();
+    for (const { resource } of bundle.entry) {
+      expect(await read(doctor, `/fhir/${resource.resourceType}/${resource.id ?? ''}`)).toEqual(
+        resource,
+      );
+    }
+  });
+
+  it('searches as R4 says: every form of the Patient, the self link showing what was used', async () => {
+    const conditions = ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'];
+    const idsOf = (assessments: Assessment[]) =>
+      assessments.flatMap((assessment) => conditions.map((c) => `${assessment.id}.${c}`));
+    const newestFirst = idsOf([...visits].reverse());
+    const base = 'http://localhost:80/fhir';
+    const self = (page: SearchsetJson) => page.link.find((link) => link.relation === 'self')?.url;
+    const entries = (page: SearchsetJson) => page.entry?.map((entry) => entry.resource.id);
+    for (const form of [
+      `patient=${amina.id}`,
+      `patient=Patient/${amina.id}`,
+      `subject=Patient/${amina.id}`,
+      `subject=${amina.id}`,
+      `subject=${encodeURIComponent(`${base}/Patient/${amina.id}`)}`,
+      `subject:Patient=${amina.id}`,
+    ]) {
+      const page = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?${form}`);
+      expect(entries(page), form).toEqual(newestFirst);
+      expect(self(page), form).toBe(
+        `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_count=20`,
+      );
+    }
+    // Lenient (the default): what the search did not use is left out of self; _count as served.
+    const lenient = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_include=RiskAssessment:subject&colour=blue&_sort=date&_count=1000`,
+    );
+    expect(self(lenient)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_sort=date&_count=100`,
+    );
+    expect(entries(lenient)).toEqual(idsOf(visits));
+    // Strict: refused, naming the parameters (never their values).
+    const strict = await refused(
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&colour=blue&_include=x`,
+      400,
+      'invalid',
+      { cookie: doctor.cookie, prefer: 'handling=strict' },
+    );
+    expect(strict.json<OutcomeJson>().issue[0]?.diagnostics).toBe(
+      'This search does not support the parameters _include, colour.',
+    );
+    expect(
+      (
+        await get(`/fhir/RiskAssessment?subject=Patient/${amina.id}&_count=2`, {
+          cookie: doctor.cookie,
+          prefer: 'return=minimal, handling=strict',
+        })
+      ).statusCode,
+    ).toBe(200);
+    // Sorted oldest first, and paged in that order.
+    const seen: string[] = [];
+    let url: string | undefined =
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_sort=date&_count=4`;
+    while (url !== undefined) {
+      const page: SearchsetJson = await read<SearchsetJson>(doctor, url);
+      expect(self(page)).toMatch(/&_sort=date&_count=4(&_cursor=[A-Za-z0-9_-]+)?$/);
+      seen.push(...(entries(page) ?? []).map(String));
+      url = page.link
+        .find((link) => link.relation === 'next')
+        ?.url.replace('http://localhost:80', '');
+    }
+    expect(seen).toEqual(idsOf(visits));
+    // Only the total.
+    const counted = await read<SearchsetJson>(
+      doctor,
+      `/fhir/RiskAssessment?subject=Patient/${amina.id}&_summary=count`,
+    );
+    expect(counted).toMatchObject({ total: 18 });
+    expect(counted.entry).toBeUndefined();
+    expect(self(counted)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_summary=count`,
+    );
+    // Last updated: the visits were saved a minute apart.
+    const since = (query: string) =>
+      read<SearchsetJson>(doctor, `/fhir/RiskAssessment?subject=Patient/${amina.id}&${query}`);
+    const second = visits[1]?.updatedAt ?? '';
+    expect(entries(await since(`_lastUpdated=ge${second}`))).toEqual(
+      idsOf([visits[2], visits[1]] as Assessment[]),
+    );
+    expect((await since(`_lastUpdated=gt${second}`)).total).toBe(6);
+    expect(entries(await since(`_lastUpdated=lt${second}`))).toEqual(
+      idsOf([visits[0]] as Assessment[]),
+    );
+    const range = await since(`_lastUpdated=ge${second}&_lastUpdated=le${second}`);
+    expect(entries(range)).toEqual(idsOf([visits[1]] as Assessment[]));
+    expect(self(range)).toBe(
+      `${base}/RiskAssessment?subject=Patient%2F${amina.id}&_lastUpdated=ge${encodeURIComponent(second)}&_lastUpdated=le${encodeURIComponent(second)}&_count=20`,
+    );
+    // The same instant in another zone.
+    const inZone = new Date(Date.parse(second) + 2 * 3_600_000)
+      .toISOString()
+      .replace('Z', '+02:00');
+    expect((await since(`_lastUpdated=ge${encodeURIComponent(inZone)}`)).total).toBe(12);
+    // What the search cannot understand is refused, whatever the handling.
+    for (const query of [
+      '_sort=name',
+      '_sort=-_lastUpdated',
+      '_sort=date&_sort=-date',
+      '_lastUpdated=eq2026-11-22T09:00:00Z',
+      '_lastUpdated=ge2026-11-22',
+      '_lastUpdated=ge2026-11-22T09:00:00',
+      '_summary=true',
+      '_count=ten',
+      `patient=${gone.id}`,
+      'subject=Observation/x',
+      `subject=${encodeURIComponent(`https://elsewhere.example/fhir/Patient/${amina.id}`)}`,
+    ]) {
+      await refused(`/fhir/RiskAssessment?subject=Patient/${amina.id}&${query}`, 400, 'invalid', {
+        cookie: doctor.cookie,
+      });
+    }
+    // The Patient search treats unknown parameters the same way.
+    const patients = await read<SearchsetJson>(doctor, '/fhir/Patient?identifier=mrn-0077&name=x');
+    expect(self(patients)).toBe(`${base}/Patient?identifier=mrn-0077`);
+    await refused('/fhir/Patient?identifier=mrn-0077&name=x', 400, 'invalid', {
+      cookie: doctor.cookie,
+      prefer: 'handling=strict',
+    });
+  });
+
+  it('searches by POST [type]/_search with a form, for a session and an API token alike', async () => {
+    const operator = { user: null, address: 'command line' };
+    const { token } = await createApiToken(t.context, operator, 'warehouse');
+    const form = `subject=Patient%2F${amina.id}&_sort=date&_count=4&colour=blue`;
+    const byGet = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?${form}`);
+    for (const headers of [{ cookie: doctor.cookie }, { authorization: `Bearer ${token}` }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/fhir/RiskAssessment/_search',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json<SearchsetJson>();
+      expect(validateFhir(page)).toEqual([]);
+      expect(page).toEqual(byGet);
+      const patient = await t.app.inject({
+        method: 'POST',
+        url: '/fhir/Patient/_search?identifier=MRN-0077',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+      expect(patient.json<SearchsetJson>().entry?.map((entry) => entry.resource.id)).toEqual([
+        amina.id,
+      ]);
+    }
+    // Strict handling holds for a form too; a nurse may not search this way either.
+    const strict = await t.app.inject({
+      method: 'POST',
+      url: '/fhir/RiskAssessment/_search',
+      headers: {
+        cookie: doctor.cookie,
+        prefer: 'handling=strict',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: form,
+    });
+    expect(strict.statusCode).toBe(400);
+    const byNurse = await t.app.inject({
+      method: 'POST',
+      url: '/fhir/RiskAssessment/_search',
+      headers: { cookie: nurse.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    expect(byNurse.statusCode).toBe(403);
+    await revokeApiToken(t.context, operator, 'warehouse');
+  });
+
+  it('finds what changed since a time, and sorts by the last change', async () => {
+    const record = (await post(nurse, '/api/patients', { number: 'MRN-0600' })).json<Patient>();
+    const older = (
+      await post(nurse, '/api/assessments', { ...visit(70), patientId: record.id })
+    ).json<Assessment>();
+    t.advance(60_000);
+    const newer = (
+      await post(nurse, '/api/assessments', { ...visit(72), patientId: record.id })
+    ).json<Assessment>();
+    t.advance(60_000);
+    const before = t.context.now().toISOString();
+    t.advance(60_000);
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assessments/${older.id}`,
+      headers: { cookie: nurse.cookie, 'if-match': '"1"' },
+      payload: { ...visit(71), patientId: record.id },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const search = (query: string) =>
+      read<SearchsetJson>(doctor, `/fhir/RiskAssessment?subject=Patient/${record.id}&${query}`);
+    const assessmentsIn = (page: SearchsetJson) => [
+      ...new Set(page.entry?.map((entry) => (entry.resource.id ?? '').split('.')[0])),
+    ];
+    expect(assessmentsIn(await search(`_lastUpdated=gt${before}`))).toEqual([older.id]);
+    expect(assessmentsIn(await search('_sort=-date'))).toEqual([newer.id, older.id]);
+    expect(assessmentsIn(await search('_sort=_lastUpdated'))).toEqual([newer.id, older.id]);
+    expect(assessmentsIn(await search('_sort=date'))).toEqual([older.id, newer.id]);
+    // Paged in the order of the last change.
+    const first = await search('_sort=_lastUpdated&_count=6');
+    expect(assessmentsIn(first)).toEqual([newer.id]);
+    const next = first.link.find((link) => link.relation === 'next')?.url ?? '';
+    expect(
+      assessmentsIn(await read<SearchsetJson>(doctor, next.replace('http://localhost:80', ''))),
+    ).toEqual([older.id]);
   });
 
   it('prefers a session to a token, and lists the routes in the OpenAPI document', async () => {

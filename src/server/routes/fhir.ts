@@ -30,10 +30,19 @@ import {
   searchPatients,
   searchRiskAssessments,
   type FhirReader,
+  type SearchHandling,
   type SearchRequest,
 } from '../services/fhir-api.ts';
 
 const fhirJson = 'application/fhir+json; charset=utf-8';
+
+/**
+ * The base of this server's FHIR URLs, `https://host/fhir`: PUBLIC_URL when set (behind a proxy
+ * the request's host is not the one clients use), else the request's protocol and host.
+ */
+export function fhirBase(context: AppContext, request: FastifyRequest): string {
+  return `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
+}
 
 /** Media types a client may ask for (Accept, or `_format`); all are answered as FHIR JSON. */
 const acceptedTypes = new Set([
@@ -150,6 +159,47 @@ const tags = ['fhir'];
 const asBody = <T extends { resourceType: string }>(resource: T) =>
   resource as T & Record<string, unknown>;
 
+/** `Prefer: handling=strict` asks for unknown search parameters to be refused; lenient is the default. */
+function handlingOf(request: FastifyRequest): SearchHandling {
+  const prefer = request.headers.prefer;
+  const preferences = (Array.isArray(prefer) ? prefer.join(',') : (prefer ?? ''))
+    .split(/[,;]/)
+    .map((preference) => preference.trim().toLowerCase().replaceAll(' ', ''));
+  return preferences.includes('handling=strict') ? 'strict' : 'lenient';
+}
+
+/** Whether an If-None-Match header names this ETag (compared weakly, as RFC 9110 says), or `*`. */
+function matchesNoneOf(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
+}
+
+/**
+ * A read's answer: the resource with its version as a weak ETag (`W/"3"`, the meta.versionId)
+ * and its meta.lastUpdated as Last-Modified; 304 with no body when If-None-Match names the
+ * version the client holds.
+ */
+function sendResource(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resource: { resourceType: string; meta?: { versionId?: string; lastUpdated?: string } },
+): FastifyReply {
+  const { versionId, lastUpdated } = resource.meta ?? {};
+  if (lastUpdated !== undefined) {
+    void reply.header('last-modified', new Date(lastUpdated).toUTCString());
+  }
+  if (versionId !== undefined) {
+    const etag = `W/"${versionId}"`;
+    void reply.header('etag', etag);
+    if (matchesNoneOf(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  }
+  return reply.type(fhirJson).send(asBody(resource));
+}
+
 /** The FHIR R4 read API: a session of any role, or an API token, may read (never write). */
 const readAccess = { access: 'fhir.read', apiToken: 'read' } as const;
 
@@ -161,6 +211,14 @@ const readAccess = { access: 'fhir.read', apiToken: 'read' } as const;
 export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.setErrorHandler(handleFhirError);
+    // A POST [type]/_search carries its parameters as a form: read as parameters, in order.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16_384 },
+      (_request, body, done) => {
+        done(null, new URLSearchParams(body as string));
+      },
+    );
     app.setNotFoundHandler((_request, reply) =>
       sendOutcome(reply, 404, 'not-supported', fhirTexts.unknownPath),
     );
@@ -197,14 +255,18 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         );
       }
     });
-    // PUBLIC_URL when set: behind a proxy the request's host is not the one clients use.
-    const base = (request: FastifyRequest): string =>
-      `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
+    const base = (request: FastifyRequest): string => fhirBase(context, request);
+    /**
+     * A search's parameters: the query's, and for `POST [type]/_search` the form's as well (FHIR
+     * lets a client put them in either); strict or lenient as `Prefer: handling=` asks.
+     */
     const searchRequest = (request: FastifyRequest): SearchRequest => {
       const question = request.url.indexOf('?');
-      const query = question === -1 ? '' : request.url.slice(question);
-      const path = request.routeOptions.url?.replace(/^\/fhir/, '') ?? '';
-      return { base: base(request), selfUrl: `${base(request)}${path}${query}` };
+      const parameters = new URLSearchParams(question === -1 ? '' : request.url.slice(question));
+      if (request.body instanceof URLSearchParams) {
+        for (const [name, value] of request.body) parameters.append(name, value);
+      }
+      return { base: base(request), parameters, handling: handlingOf(request) };
     };
 
     app.get(
@@ -263,45 +325,13 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) =>
-          reply
-            .type(fhirJson)
-            .send(
-              asBody(
-                await readAssessmentPart(context, reader(request), part.type, request.params.id),
-              ),
-            ),
+          sendResource(
+            request,
+            reply,
+            await readAssessmentPart(context, reader(request), part.type, request.params.id),
+          ),
       );
     }
-
-    app.get(
-      '/RiskAssessment',
-      {
-        config: readAccess,
-        schema: {
-          summary:
-            "Search a Patient's RiskAssessments: a searchset Bundle, newest first, paged (audited as fhir_read)",
-          description: `subject=Patient/{id} is required; _count (default 20, at most 100) entries a page; the next link carries an opaque _cursor.`,
-          tags,
-          querystring: riskAssessmentSearchSchema,
-          response: { 200: searchsetBundleSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.type(fhirJson).send(
-          asBody(
-            await searchRiskAssessments(
-              context,
-              reader(request),
-              {
-                subject: request.query.subject,
-                count: request.query._count,
-                cursor: request.query._cursor,
-              },
-              searchRequest(request),
-            ),
-          ),
-        ),
-    );
 
     app.get(
       '/Patient/:id',
@@ -318,37 +348,66 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply
-          .type(fhirJson)
-          .send(asBody(await readPatient(context, reader(request), request.params.id))),
+        sendResource(
+          request,
+          reply,
+          await readPatient(context, reader(request), request.params.id),
+        ),
     );
 
-    app.get(
-      '/Patient',
+    // The searches, by GET [type]?… and by POST [type]/_search with a form.
+    const searches = [
       {
-        config: readAccess,
-        schema: {
-          summary: 'Find a live Patient by its patient number: identifier=SYSTEM|VALUE or VALUE',
-          description:
-            'The system is TRIAGE_PATIENT_ID_SYSTEM; the number is compared without case. Audited as fhir_read, without the number.',
-          tags,
-          querystring: patientSearchSchema,
-          response: { 200: searchsetBundleSchema, ...errors },
-        },
+        type: 'RiskAssessment',
+        summary:
+          "Search a Patient's RiskAssessments: a searchset Bundle, newest first unless _sort says otherwise, paged (audited as fhir_read)",
+        description:
+          'patient, subject or subject:Patient names the Patient (required); _lastUpdated (gt, ge, lt, le; repeat for a range); _sort date, -date or _lastUpdated; _count (default 20, at most 100); _summary=count; the next link carries an opaque _cursor. Other parameters: 400 with Prefer: handling=strict, else ignored and left out of the self link.',
+        querystring: riskAssessmentSearchSchema,
+        search: searchRiskAssessments,
       },
-      async (request, reply) =>
+      {
+        type: 'Patient',
+        summary: 'Find a live Patient by its patient number: identifier=SYSTEM|VALUE or VALUE',
+        description:
+          'The system is TRIAGE_PATIENT_ID_SYSTEM; the number is compared without case. Audited as fhir_read, without the number. Other parameters: 400 with Prefer: handling=strict, else ignored.',
+        querystring: patientSearchSchema,
+        search: searchPatients,
+      },
+    ] as const;
+    for (const search of searches) {
+      const handler = async (request: FastifyRequest, reply: FastifyReply) =>
         reply
           .type(fhirJson)
-          .send(
-            asBody(
-              await searchPatients(
-                context,
-                reader(request),
-                request.query.identifier,
-                searchRequest(request),
-              ),
-            ),
-          ),
-    );
+          .send(asBody(await search.search(context, reader(request), searchRequest(request))));
+      app.get(
+        `/${search.type}`,
+        {
+          config: readAccess,
+          schema: {
+            summary: search.summary,
+            description: search.description,
+            tags,
+            querystring: search.querystring,
+            response: { 200: searchsetBundleSchema, ...errors },
+          },
+        },
+        handler,
+      );
+      app.post(
+        `/${search.type}/_search`,
+        {
+          config: readAccess,
+          schema: {
+            summary: `${search.summary}; the parameters as a form (application/x-www-form-urlencoded)`,
+            description: search.description,
+            tags,
+            querystring: search.querystring,
+            response: { 200: searchsetBundleSchema, ...errors },
+          },
+        },
+        handler,
+      );
+    }
   };
 }

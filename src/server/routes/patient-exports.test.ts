@@ -6,7 +6,6 @@ import type { AssessmentReport } from '../../shared/api/exports.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { childRows, type PatientInput } from '../services/assessment-records.ts';
-import { resourceId } from '../services/fhir.ts';
 import { renderReportText } from '../services/reports.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
@@ -185,7 +184,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
   });
 
   describe('FHIR', () => {
-    const patientId = () => resourceId(amina.id, 'patient');
+    const patientId = () => amina.id;
 
     it("exports the patient record's Patient in the bundle, as every resource's subject", async () => {
       const bundle = (await ok(doctor, `/api/assessments/${second.id}/fhir`)).json<BundleJson>();
@@ -196,6 +195,7 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
         {
           resourceType: 'Patient',
           id: patientId(),
+          meta: { versionId: String(amina.version), lastUpdated: amina.updatedAt },
           identifier: [{ system: patientIdSystem, value: 'MRN-0001' }],
           name: [{ text: 'Amina Okafor' }],
           gender: 'female',
@@ -204,16 +204,21 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
       ]);
       const subjects = resources.flatMap((r) => (r.subject ? [r.subject.reference] : []));
       expect(subjects).toHaveLength(resources.length - 1);
-      expect(new Set(subjects)).toEqual(new Set([`urn:uuid:${patientId()}`]));
+      expect(new Set(subjects)).toEqual(new Set([`Patient/${patientId()}`]));
+      // Relative references resolve against the entries' base: the read API's URLs.
       const fullUrls = new Set(bundle.entry.map((entry) => entry.fullUrl));
-      for (const reference of referencesIn(resources)) expect(fullUrls).toContain(reference);
+      expect(bundle.entry[0]?.fullUrl).toBe(`http://localhost:80/fhir/Patient/${patientId()}`);
+      for (const reference of referencesIn(resources)) {
+        expect(fullUrls).toContain(`http://localhost:80/fhir/${reference}`);
+      }
     });
 
     it('keeps the Patient of an assessment that names no patient as it was', async () => {
       const bundle = (await ok(doctor, `/api/assessments/${anonymous.id}/fhir`)).json<BundleJson>();
       expect(bundle.entry[0]?.resource).toEqual({
         resourceType: 'Patient',
-        id: resourceId(anonymous.id, 'patient'),
+        id: `${anonymous.id}.patient`,
+        meta: { versionId: String(anonymous.version), lastUpdated: anonymous.updatedAt },
         gender: 'female',
       });
     });
@@ -226,15 +231,12 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
         .map((line) => JSON.parse(line) as FhirResource);
       for (const resource of resources) expect(validateFhir(resource)).toEqual([]);
       const patients = resources.filter((r) => r.resourceType === 'Patient');
-      expect(patients.map((p) => p.id)).toEqual([resourceId(anonymous.id, 'patient'), patientId()]);
+      expect(patients.map((p) => p.id)).toEqual([`${anonymous.id}.patient`, patientId()]);
       const known = new Set(resources.map((r) => `${r.resourceType}/${r.id}`));
       for (const reference of referencesIn(resources)) expect(known).toContain(reference);
       const subjectOf = (assessmentId: string) =>
-        resources.find(
-          (r) =>
-            r.resourceType === 'RiskAssessment' &&
-            r.id === resourceId(assessmentId, 'risk-assessment/DM2'),
-        )?.subject?.reference;
+        resources.find((r) => r.resourceType === 'RiskAssessment' && r.id === `${assessmentId}.DM2`)
+          ?.subject?.reference;
       expect(subjectOf(first.id)).toBe(`Patient/${patientId()}`);
       expect(subjectOf(second.id)).toBe(`Patient/${patientId()}`);
     });
@@ -352,7 +354,7 @@ describe.each(testDatabases())('the bulk FHIR file over many pages on $engine', 
       .split('\n')
       .map((line) => JSON.parse(line) as FhirResource);
   };
-  const recordPatientId = (key: 'a' | 'b' | 'c') => resourceId(records[key].id, 'patient');
+  const recordPatientId = (key: 'a' | 'b' | 'c') => records[key].id;
 
   /** Each record's Patient written once, before any line that refers to it; no dangling reference. */
   const expectEachPatientOnceBeforeUse = (
@@ -383,13 +385,14 @@ describe.each(testDatabases())('the bulk FHIR file over many pages on $engine', 
     expect(patients.find((p) => p.id === recordPatientId('b'))).toEqual({
       resourceType: 'Patient',
       id: recordPatientId('b'),
+      meta: { versionId: '1', lastUpdated: records.b.updatedAt },
       identifier: [{ system: 'urn:triage:patient-number', value: 'MRN-B' }],
     });
     // Each patient comes with its newest assessment.
     const patientLine = resources.findIndex((r) => r.id === recordPatientId('a'));
     expect(resources[patientLine + 1]).toMatchObject({
       resourceType: 'Observation',
-      id: resourceId(ids[indexesOf.a[0]] ?? '', 'observation/age'),
+      id: `${ids[indexesOf.a[0]] ?? ''}.age`,
     });
   });
 
@@ -400,7 +403,7 @@ describe.each(testDatabases())('the bulk FHIR file over many pages on $engine', 
     expectEachPatientOnceBeforeUse(resources, ['a', 'b', 'c']);
     const patientLine = resources.findIndex((r) => r.id === recordPatientId('a'));
     expect(resources[patientLine + 1]).toMatchObject({
-      id: resourceId(ids[indexesOf.a[1]] ?? '', 'observation/age'),
+      id: `${ids[indexesOf.a[1]] ?? ''}.age`,
     });
     // Searched by the patient: their assessments alone, their Patient once.
     const searched = await resourcesOf('?q=adebayo');

@@ -232,7 +232,13 @@ export interface NewAssessment {
 /** The rows of a new assessment, per table: every column but those its triggers keep. */
 export interface NewAssessmentRows extends AssessmentChildren {
   patient: PatientRow;
-  assessment: Omit<AssessmentRow, 'risk_rank' | 'review_locked'> & { risk_rank?: number };
+  /** Not yet reviewed: review_version and reviewed_at keep their defaults (0 and null). */
+  assessment: Omit<
+    AssessmentRow,
+    'risk_rank' | 'review_locked' | 'review_version' | 'reviewed_at'
+  > & {
+    risk_rank?: number;
+  };
 }
 
 /**
@@ -289,7 +295,13 @@ export function storedNewAssessment(
   },
 ): StoredAssessment {
   return {
-    assessment: { ...rows.assessment, risk_rank: riskRankOf(rows.results), review_locked: false },
+    assessment: {
+      ...rows.assessment,
+      risk_rank: riskRankOf(rows.results),
+      review_locked: false,
+      review_version: 0,
+      reviewed_at: null,
+    },
     patient: rows.patient,
     symptoms: rows.symptoms,
     riskFactors: rows.riskFactors,

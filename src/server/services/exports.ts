@@ -22,7 +22,6 @@ import {
   assessmentResources,
   failedAssessmentOutcome,
   patientRecordResource,
-  serverReference,
   type LinkedPatient,
 } from './fhir.ts';
 import {
@@ -305,18 +304,30 @@ function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPa
       name: patient.name,
       birthDate: patient.birth_date,
       gender: patient.gender,
+      version: patient.version,
+      updatedAt: patient.updated_at,
     },
     identifierSystem,
     included: !record.patientSeenBefore,
   };
 }
 
-/** An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made. */
+/**
+ * An assessment's FHIR resources, a line each; an OperationOutcome if they cannot be made; none
+ * for an assessment whose patient record is deleted, which the read API answers 404 as if it
+ * never were (every line of the file reads there under its own id).
+ */
 function fhirLines(record: ExportRecord, identifierSystem: string): string {
+  if (record.linkedPatient !== undefined && record.linkedPatient.deleted_at !== null) return '';
   const linked = linkedPatient(record, identifierSystem);
   let resources: object[];
   try {
-    resources = assessmentResources(presentRecord(record), record.reviews, serverReference, linked);
+    resources = assessmentResources(
+      presentRecord(record),
+      record.reviews,
+      { version: record.assessment.review_version, at: record.assessment.reviewed_at },
+      linked,
+    );
   } catch {
     // The patient's other assessments in the file still refer to the Patient it was to bring.
     resources = [
@@ -330,10 +341,11 @@ function fhirLines(record: ExportRecord, identifierSystem: string): string {
 }
 
 /**
- * Every live assessment as FHIR R4 bulk-data NDJSON: one resource a line, references by type and
- * id. An assessment whose resources cannot be made is an OperationOutcome line instead. The
- * Patient of a patient record comes once in the file, before the resources of its newest
- * assessment there; its other assessments refer to it.
+ * Every live assessment of a live patient record or of none as FHIR R4 bulk-data NDJSON: one
+ * resource a line, with the read API's ids, references by type and id. An assessment whose
+ * resources cannot be made is an OperationOutcome line instead. The Patient of a patient record
+ * comes once in the file, before the resources of its newest assessment there; its other
+ * assessments refer to it.
  */
 export async function fhirNdjson(
   context: AppContext,

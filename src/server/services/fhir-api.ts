@@ -9,10 +9,15 @@ import type {
 } from '@medplum/fhirtypes';
 import { CONDITIONS } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
-import { fhirTexts } from '../../shared/api/fhir.ts';
+import { fhirDefaultPageSize, fhirMaxPageSize, fhirTexts } from '../../shared/api/fhir.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository } from '../db/repositories/exports.ts';
-import { fhirReadsRepository, type AssessmentPosition } from '../db/repositories/fhir-reads.ts';
+import {
+  fhirReadsRepository,
+  type AssessmentOrder,
+  type AssessmentPosition,
+  type LastUpdatedBound,
+} from '../db/repositories/fhir-reads.ts';
 import {
   patientRecordsRepository,
   type PatientRecordRow,
@@ -21,31 +26,13 @@ import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
 import { getLiveAssessment } from './assessments.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
-import {
-  assessmentResources,
-  patientRecordResource,
-  serverReference,
-  type LinkedPatient,
-  type ResourceIds,
-} from './fhir.ts';
+import { assessmentResources, patientRecordResource, type LinkedPatient } from './fhir.ts';
 
 /** Who reads: a signed-in user or an API token (as the audit trail names it), and from where. */
 export interface FhirReader {
   actor: AuditEntry['actor'];
   address: string;
 }
-
-/**
- * The read API names resources by what it can find them by: the Patient of a patient record by
- * the record's id; an assessment's resources by the assessment's id and the last part of what
- * they are (`{assessment}.DM2` for its DM2 RiskAssessment, `{assessment}.patient` for the
- * Patient of an assessment that names no record). FHIR ids need only be unique per resource
- * type, so the DM2 Condition and RiskAssessment may share one.
- */
-export const apiIds: ResourceIds = {
-  ofAssessment: (assessmentId, part) => `${assessmentId}.${part.slice(part.lastIndexOf('/') + 1)}`,
-  ofPatientRecord: (recordId) => recordId,
-};
 
 const uuid = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const recordIdPattern = new RegExp(`^${uuid}$`);
@@ -75,6 +62,8 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
       name: record.name,
       birthDate: record.birth_date,
       gender: record.gender,
+      version: record.version,
+      updatedAt: record.updated_at,
     },
     identifierSystem: context.config.patientIdSystem,
     included: true,
@@ -83,7 +72,7 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
 
 /**
  * The live assessment and its resources as the FHIR export makes them (references by type and
- * id, as in the bulk file), named by the API's ids. An assessment whose patient record is
+ * id, with the ids of the bulk file). An assessment whose patient record is
  * deleted is no longer served: its subject would be a Patient the API no longer shows.
  */
 async function liveAssessmentResources(context: AppContext, assessmentId: string) {
@@ -100,10 +89,13 @@ async function liveAssessmentResources(context: AppContext, assessmentId: string
     if (record === undefined) throw notFound();
     linked = linkedPatient(context, record);
   }
-  const reviews = await exportsRepository.reviews(context.database.db, assessment.id);
+  const [reviews, review] = await Promise.all([
+    exportsRepository.reviews(context.database.db, assessment.id),
+    fhirReadsRepository.reviewRevision(context.database.db, assessment.id),
+  ]);
   return {
     assessment,
-    resources: assessmentResources(assessment, reviews, serverReference, linked, apiIds),
+    resources: assessmentResources(assessment, reviews, review, linked),
   };
 }
 
@@ -163,7 +155,7 @@ export async function readPatient(
     const record = await liveRecord(context, id);
     if (record !== undefined) {
       const linked = linkedPatient(context, record);
-      patient = patientRecordResource(linked.record, linked.identifierSystem, apiIds);
+      patient = patientRecordResource(linked.record, linked.identifierSystem);
     }
   } else {
     const parsed = assessmentPart(id);
@@ -188,10 +180,10 @@ interface SearchCursor extends AssessmentPosition {
 }
 
 function encodeCursor(cursor: SearchCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id, cursor.skip])).toString(
-    'base64url',
-  );
+  return Buffer.from(JSON.stringify([cursor.key, cursor.id, cursor.skip])).toString('base64url');
 }
+
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 
 function decodeCursor(text: string): SearchCursor {
   let parsed: unknown;
@@ -204,7 +196,7 @@ function decodeCursor(text: string): SearchCursor {
     Array.isArray(parsed) &&
     parsed.length === 3 &&
     typeof parsed[0] === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/.test(parsed[0]) &&
+    instantPattern.test(parsed[0]) &&
     !Number.isNaN(Date.parse(parsed[0])) &&
     typeof parsed[1] === 'string' &&
     recordIdPattern.test(parsed[1]) &&
@@ -212,46 +204,138 @@ function decodeCursor(text: string): SearchCursor {
     (parsed[2] as number) >= 0 &&
     (parsed[2] as number) < CONDITIONS.length
   ) {
-    return { createdAt: parsed[0], id: parsed[1], skip: parsed[2] as number };
+    return { key: parsed[0], id: parsed[1], skip: parsed[2] as number };
   }
   throw new AppError(400, 'validation_failed', fhirTexts.badCursor, '_cursor');
 }
 
-/** The id a `subject` parameter names: `Patient/{id}` or the id alone. */
-function subjectPatientId(subject: string): string {
-  const id = subject.startsWith('Patient/') ? subject.slice('Patient/'.length) : subject;
-  if (!/^[A-Za-z0-9\-.]{1,64}$/.test(id)) {
-    throw new AppError(400, 'validation_failed', fhirTexts.badSubject, 'subject');
-  }
-  return id;
-}
+/** How a search treats a parameter it does not know, as the request's `Prefer: handling=` asks. */
+export type SearchHandling = 'strict' | 'lenient';
 
 export interface SearchRequest {
   /** The base of the server's FHIR URLs, `https://host/fhir`. */
   base: string;
-  /** The search's own URL, for the Bundle's self link. */
-  selfUrl: string;
+  /** The search's parameters, from the query or a `POST [type]/_search` form. */
+  parameters: URLSearchParams;
+  handling: SearchHandling;
+}
+
+/** Parameters every search understands beside its own: the format and the paging cursor. */
+const commonParameters = new Set(['_format', '_cursor']);
+
+/**
+ * The parameters a search did not use: refused (400) when the client asked for strict handling;
+ * else left out, and so out of the Bundle's self link, which shows what the search used.
+ */
+function refuseUnknown(request: SearchRequest, known: ReadonlySet<string>): void {
+  if (request.handling !== 'strict') return;
+  const unknown = [...new Set(request.parameters.keys())].filter(
+    (name) => !known.has(name) && !commonParameters.has(name),
+  );
+  if (unknown.length > 0) {
+    throw new AppError(
+      400,
+      'validation_failed',
+      `${fhirTexts.unknownParameters} ${unknown.sort().join(', ')}.`,
+      unknown[0],
+    );
+  }
+}
+
+/** The one value of a parameter that may be given once; 400 when it is given more often. */
+function single(parameters: URLSearchParams, name: string): string | undefined {
+  const values = parameters.getAll(name);
+  if (values.length > 1) {
+    throw new AppError(400, 'validation_failed', fhirTexts.repeatedParameter(name), name);
+  }
+  return values[0];
+}
+
+function badSubject(name: string): AppError {
+  return new AppError(400, 'validation_failed', fhirTexts.badSubject, name);
+}
+
+const patientIdPattern = /^[A-Za-z0-9\-.]{1,64}$/;
+
+/**
+ * The Patient id a reference parameter names: `Patient/{id}`, `{base}/Patient/{id}` (this
+ * server's own URL) or the id alone; for `subject:Patient`, the id alone or `Patient/{id}`.
+ */
+function referencedPatientId(name: string, value: string, base: string): string {
+  let id = value;
+  if (id.startsWith(`${base}/Patient/`)) id = id.slice(`${base}/Patient/`.length);
+  else if (id.startsWith('Patient/')) id = id.slice('Patient/'.length);
+  if (!patientIdPattern.test(id)) throw badSubject(name);
+  return id;
+}
+
+/** The Patient a RiskAssessment search names, by `patient`, `subject` or `subject:Patient`. */
+function searchedPatient(request: SearchRequest): string {
+  const named = ['patient', 'subject', 'subject:Patient'].flatMap((name) =>
+    request.parameters.getAll(name).map((value) => referencedPatientId(name, value, request.base)),
+  );
+  const ids = new Set(named);
+  if (ids.size === 0) throw badSubject('subject');
+  // Two different Patients at once match nothing a Patient's search could give: refused.
+  if (ids.size > 1) throw badSubject('subject');
+  return named[0] ?? '';
+}
+
+/** `_lastUpdated=gt…` and the like, each an instant with its zone; any other form is a 400. */
+function lastUpdatedBounds(parameters: URLSearchParams): LastUpdatedBound[] {
+  return parameters.getAll('_lastUpdated').map((text) => {
+    const match =
+      /^(gt|ge|lt|le)(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))$/.exec(
+        text,
+      );
+    const prefix = match?.[1] as LastUpdatedBound['prefix'] | undefined;
+    const instant = match?.[2] === undefined ? Number.NaN : Date.parse(match[2]);
+    if (prefix === undefined || Number.isNaN(instant)) {
+      throw new AppError(400, 'validation_failed', fhirTexts.badLastUpdated, '_lastUpdated');
+    }
+    return { prefix, value: new Date(instant).toISOString() };
+  });
+}
+
+const sortOrders: ReadonlySet<string> = new Set(['date', '-date', '_lastUpdated']);
+
+/** `_count` as served: 20 unless given, at most 100 (FHIR lets a server give fewer). */
+function pageSize(parameters: URLSearchParams): number {
+  const text = single(parameters, '_count');
+  if (text === undefined) return fhirDefaultPageSize;
+  if (!/^\d{1,9}$/.test(text)) {
+    throw new AppError(400, 'validation_failed', fhirTexts.badCount, '_count');
+  }
+  return Math.min(Number(text), fhirMaxPageSize);
+}
+
+/** `_summary=count` (the total alone) or `false` (the default); another value is a 400. */
+function summaryCount(parameters: URLSearchParams): boolean {
+  const summary = single(parameters, '_summary');
+  if (summary === undefined || summary === 'false') return false;
+  if (summary === 'count') return true;
+  throw new AppError(400, 'validation_failed', fhirTexts.badSummary, '_summary');
 }
 
 function searchset(
-  request: SearchRequest,
+  base: string,
+  links: { self: string; next: string | undefined },
   total: number,
   entries: Array<RiskAssessment | Patient>,
-  next: string | undefined,
 ): Bundle {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
     total,
     link: [
-      { relation: 'self', url: request.selfUrl },
-      ...(next === undefined ? [] : [{ relation: 'next', url: next }]),
+      { relation: 'self', url: links.self },
+      ...(links.next === undefined ? [] : [{ relation: 'next', url: links.next }]),
     ],
     ...(entries.length === 0
       ? {}
       : {
           entry: entries.map((resource): BundleEntry => ({
-            fullUrl: `${request.base}/${resource.resourceType}/${resource.id ?? ''}`,
+            fullUrl: `${base}/${resource.resourceType}/${resource.id ?? ''}`,
             resource,
             search: { mode: 'match' },
           })),
@@ -259,20 +343,41 @@ function searchset(
   };
 }
 
+/** A search's URL from the parameters it used, in the order given. */
+function searchUrl(base: string, type: string, used: Array<[string, string]>): string {
+  return `${base}/${type}?${new URLSearchParams(used).toString()}`;
+}
+
 /** The live assessments a searched Patient has, as the paging reads them. */
 interface SearchSubject {
-  /** From `from` (itself included) on, newest first. */
+  /** From `from` (itself included) on, in the search's order. */
   positionsFrom(from: AssessmentPosition | undefined, limit: number): Promise<AssessmentPosition[]>;
   /** How many RiskAssessments match in all. */
   total(): Promise<number>;
 }
 
+function withinBounds(value: string, bounds: LastUpdatedBound[]): boolean {
+  return bounds.every((bound) =>
+    bound.prefix === 'gt'
+      ? value > bound.value
+      : bound.prefix === 'ge'
+        ? value >= bound.value
+        : bound.prefix === 'lt'
+          ? value < bound.value
+          : value <= bound.value,
+  );
+}
+
 /**
  * A patient record's Patient has the record's live assessments; an assessment's own Patient
  * (`{assessment}.patient`), that one assessment while it is live and names no record; any
- * other id, none.
+ * other id, none. Only assessments last updated within the bounds match.
  */
-async function searchSubject(context: AppContext, patientId: string): Promise<SearchSubject> {
+async function searchSubject(
+  context: AppContext,
+  patientId: string,
+  query: { order: AssessmentOrder; bounds: LastUpdatedBound[] },
+): Promise<SearchSubject> {
   const db = context.database.db;
   const none: SearchSubject = { positionsFrom: async () => [], total: async () => 0 };
   if (recordIdPattern.test(patientId)) {
@@ -280,8 +385,8 @@ async function searchSubject(context: AppContext, patientId: string): Promise<Se
     if (record === undefined) return none;
     return {
       positionsFrom: (from, limit) =>
-        fhirReadsRepository.liveAssessmentsFrom(db, record.id, from, limit),
-      total: () => fhirReadsRepository.liveResultCount(db, record.id),
+        fhirReadsRepository.liveAssessmentsFrom(db, record.id, query, from, limit),
+      total: () => fhirReadsRepository.liveResultCount(db, record.id, query.bounds),
     };
   }
   const parsed = assessmentPart(patientId);
@@ -294,39 +399,67 @@ async function searchSubject(context: AppContext, patientId: string): Promise<Se
     throw error;
   }
   if (assessment.patient !== null) return none;
-  const position = { createdAt: assessment.createdAt, id: assessment.id };
+  const review = await fhirReadsRepository.reviewRevision(db, assessment.id);
+  const lastUpdated =
+    review.at !== null && review.at > assessment.updatedAt ? review.at : assessment.updatedAt;
+  if (!withinBounds(lastUpdated, query.bounds)) return none;
+  const position = {
+    key: query.order === '_lastUpdated' ? lastUpdated : assessment.createdAt,
+    id: assessment.id,
+  };
   return {
+    // One assessment: a cursor can only be within it.
     positionsFrom: async (from) =>
-      from === undefined ||
-      position.createdAt < from.createdAt ||
-      (position.createdAt === from.createdAt && position.id <= from.id)
-        ? [position]
-        : [],
+      from === undefined || from.id === position.id ? [position] : [],
     total: async () => assessment.results.conditions.length,
   };
 }
 
+const riskAssessmentParameters: ReadonlySet<string> = new Set([
+  'patient',
+  'subject',
+  'subject:Patient',
+  '_lastUpdated',
+  '_sort',
+  '_count',
+  '_summary',
+]);
+
 /**
- * The RiskAssessments of a Patient, newest assessment first (within one, in the conditions'
- * order), `count` a page; the next link carries an opaque cursor: the assessment the next page
- * starts in and how many of its RiskAssessments were already given.
+ * The RiskAssessments of a Patient (`patient`, `subject` or `subject:Patient`), last updated
+ * within `_lastUpdated`'s bounds, in `_sort`'s order (newest assessment first unless asked;
+ * within one, in the conditions' order), `_count` a page, or their number alone
+ * (`_summary=count`). The next link carries an opaque cursor: the assessment the next page
+ * starts in and how many of its RiskAssessments were already given. The self link shows the
+ * parameters used, `_count` as served.
  */
 export async function searchRiskAssessments(
   context: AppContext,
   reader: FhirReader,
-  query: { subject: string; count: number; cursor: string | undefined },
   request: SearchRequest,
 ): Promise<Bundle> {
-  const patientId = subjectPatientId(query.subject);
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const subject = await searchSubject(context, patientId);
+  const { parameters } = request;
+  refuseUnknown(request, riskAssessmentParameters);
+  const patientId = searchedPatient(request);
+  const bounds = lastUpdatedBounds(parameters);
+  const sort = single(parameters, '_sort');
+  if (sort !== undefined && !sortOrders.has(sort)) {
+    throw new AppError(400, 'validation_failed', fhirTexts.badSort, '_sort');
+  }
+  const order = (sort ?? '-date') as AssessmentOrder;
+  const onlyTotal = summaryCount(parameters);
+  const count = onlyTotal ? 0 : pageSize(parameters);
+  const cursorText = single(parameters, '_cursor');
+  const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText);
+
+  const subject = await searchSubject(context, patientId, { order, bounds });
   const page: RiskAssessment[] = [];
   let next: SearchCursor | undefined;
   // Each assessment has a RiskAssessment per condition: a batch of assessments about fills a
   // page, and one more tells whether another page follows.
-  const batch = Math.ceil(query.count / CONDITIONS.length) + 1;
+  const batch = Math.ceil(count / CONDITIONS.length) + 1;
   let from: SearchCursor | undefined = cursor;
-  filling: while (query.count > 0) {
+  filling: while (count > 0) {
     const positions = await subject.positionsFrom(from, batch);
     for (const position of positions) {
       const skip = position.id === from?.id ? from.skip : 0;
@@ -335,7 +468,7 @@ export async function searchRiskAssessments(
       for (let index = skip; index < risks.length; index++) {
         const risk = risks[index];
         if (risk === undefined) continue;
-        if (page.length === query.count) {
+        if (page.length === count) {
           next = { ...position, skip: index };
           break filling;
         }
@@ -350,15 +483,27 @@ export async function searchRiskAssessments(
   const total = await subject.total();
 
   await auditRead(context, reader, { type: 'RiskAssessment', id: `?subject=Patient/${patientId}` });
-  const nextUrl =
-    next === undefined
-      ? undefined
-      : `${request.base}/RiskAssessment?${new URLSearchParams({
-          subject: `Patient/${patientId}`,
-          _count: String(query.count),
-          _cursor: encodeCursor(next),
-        }).toString()}`;
-  return searchset(request, total, page, nextUrl);
+  const used: Array<[string, string]> = [
+    ['subject', `Patient/${patientId}`],
+    ...bounds.map((bound): [string, string] => ['_lastUpdated', `${bound.prefix}${bound.value}`]),
+    ...(sort === undefined ? [] : [['_sort', sort] as [string, string]]),
+    onlyTotal ? ['_summary', 'count'] : ['_count', String(count)],
+  ];
+  return searchset(
+    request.base,
+    {
+      self: searchUrl(request.base, 'RiskAssessment', [
+        ...used,
+        ...(cursorText === undefined ? [] : [['_cursor', cursorText] as [string, string]]),
+      ]),
+      next:
+        next === undefined
+          ? undefined
+          : searchUrl(request.base, 'RiskAssessment', [...used, ['_cursor', encodeCursor(next)]]),
+    },
+    total,
+    page,
+  );
 }
 
 /**
@@ -369,9 +514,13 @@ export async function searchRiskAssessments(
 export async function searchPatients(
   context: AppContext,
   reader: FhirReader,
-  identifier: string,
   request: SearchRequest,
 ): Promise<Bundle> {
+  refuseUnknown(request, new Set(['identifier']));
+  const identifier = single(request.parameters, 'identifier');
+  if (identifier === undefined || identifier.length > 300) {
+    throw new AppError(400, 'validation_failed', fhirTexts.badIdentifier, 'identifier');
+  }
   const bar = identifier.indexOf('|');
   const system = bar === -1 ? undefined : identifier.slice(0, bar);
   const value = bar === -1 ? identifier : identifier.slice(bar + 1);
@@ -389,7 +538,6 @@ export async function searchPatients(
           patientRecordResource(
             linkedPatient(context, record).record,
             context.config.patientIdSystem,
-            apiIds,
           ),
         ];
   // The identifier's value is a patient number: the trail records what was found, never it.
@@ -397,8 +545,15 @@ export async function searchPatients(
     type: 'Patient',
     id: record === undefined ? '?identifier' : record.id,
   });
-  return searchset(request, patients.length, patients, undefined);
+  return searchset(
+    request.base,
+    { self: searchUrl(request.base, 'Patient', [['identifier', identifier]]), next: undefined },
+    patients.length,
+    patients,
+  );
 }
+
+const searchParameterDefinition = (name: string) => `http://hl7.org/fhir/SearchParameter/${name}`;
 
 /** What the server supports, as a CapabilityStatement (FHIR R4, JSON, read and search). */
 export function capabilityStatement(base: string, now: Date): CapabilityStatement {
@@ -423,33 +578,55 @@ export function capabilityStatement(base: string, now: Date): CapabilityStatemen
         resource: [
           {
             type: 'RiskAssessment',
+            versioning: 'versioned',
             interaction: readAndSearch,
+            documentation:
+              'Search by GET or POST [type]/_search (form-encoded). _sort: date, -date (the default) or _lastUpdated; _count: 20 by default, at most 100; _summary=count. Unknown parameters are refused with Prefer: handling=strict, else ignored and left out of the self link.',
             searchParam: [
               {
-                name: 'subject',
+                name: 'patient',
+                definition: searchParameterDefinition('clinical-patient'),
                 type: 'reference',
-                documentation: 'The Patient assessed: Patient/{id}. Newest first, paged by _count.',
+                documentation:
+                  "The Patient assessed: {id}, Patient/{id} or this server's URL of it.",
+              },
+              {
+                name: 'subject',
+                definition: searchParameterDefinition('RiskAssessment-subject'),
+                type: 'reference',
+                documentation:
+                  "The Patient assessed: Patient/{id}, {id} or this server's URL of it; also subject:Patient={id}.",
+              },
+              {
+                name: '_lastUpdated',
+                definition: searchParameterDefinition('Resource-lastUpdated'),
+                type: 'date',
+                documentation: 'gt, ge, lt or le and an instant with its zone; repeat for a range.',
               },
             ],
           },
           {
             type: 'Observation',
+            versioning: 'versioned',
             interaction: [{ code: 'read' }],
             documentation:
               "The measurements a RiskAssessment's basis names: {assessment id}.age, .height, .weight or .bmi.",
           },
           {
             type: 'Condition',
+            versioning: 'versioned',
             interaction: [{ code: 'read' }],
             documentation:
               'A condition diagnosed at an assessment, which its RiskAssessment names: {assessment id}.{condition}.',
           },
           {
             type: 'Patient',
+            versioning: 'versioned',
             interaction: readAndSearch,
             searchParam: [
               {
                 name: 'identifier',
+                definition: searchParameterDefinition('Patient-identifier'),
                 type: 'token',
                 documentation:
                   'SYSTEM|VALUE or VALUE: the patient number (compared without case) under the patient number system.',

@@ -6,13 +6,13 @@ import type { ConditionReview } from '../db/repositories/exports.ts';
 import { fhirValidator } from '../testing/fhir-schema.ts';
 import {
   assessmentResources,
-  bundleReference,
   fhirBundle,
-  resourceId,
-  serverReference,
   type AssessmentResource,
   type LinkedPatient,
 } from './fhir.ts';
+
+const base = 'https://triage.clinic.example/fhir';
+const unreviewed = { version: 0, at: null };
 
 const validate = fhirValidator(['Bundle', 'Patient', 'Observation', 'Condition', 'RiskAssessment']);
 
@@ -67,8 +67,8 @@ const riskOf = (resources: AssessmentResource[], snomed: string) =>
 
 describe('FHIR resources of an assessment', () => {
   it('validates against the FHIR R4 schema, as a Bundle and resource by resource', () => {
-    const resources = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
-    const bundle = fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z'));
+    const resources = assessmentResources(assessmentOf(everyStatus), [], unreviewed);
+    const bundle = fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z'), base);
     expect(validate(bundle)).toEqual([]);
     for (const resource of resources) expect(validate(resource)).toEqual([]);
     expect(bundle.timestamp).toBe('2026-11-22T11:00:00.000Z');
@@ -79,10 +79,7 @@ describe('FHIR resources of an assessment', () => {
     ['Asthma', '195967001', 'MAYBE', 'moderate'],
     ['TB', '56717001', 'FALSE', 'low'],
   ])('gives %s (%s) at status %s the qualitative risk %s', (_condition, snomed, _status, code) => {
-    const risk = riskOf(
-      assessmentResources(assessmentOf(everyStatus), [], bundleReference),
-      snomed,
-    );
+    const risk = riskOf(assessmentResources(assessmentOf(everyStatus), [], unreviewed), snomed);
     expect(risk?.prediction?.[0]?.qualitativeRisk?.coding).toEqual([
       expect.objectContaining({
         system: 'http://terminology.hl7.org/CodeSystem/risk-probability',
@@ -94,7 +91,7 @@ describe('FHIR resources of an assessment', () => {
   });
 
   it('gives no qualitative risk for a diagnosed condition or insufficient data, and says why', () => {
-    const resources = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
+    const resources = assessmentResources(assessmentOf(everyStatus), [], unreviewed);
     const hypertension = riskOf(resources, '38341003');
     expect(hypertension?.prediction?.[0]?.qualitativeRisk).toBeUndefined();
     expect(hypertension?.prediction?.[0]?.rationale).toMatch(/^Diagnosed: .*already diagnosed/);
@@ -104,10 +101,7 @@ describe('FHIR resources of an assessment', () => {
   });
 
   it('puts the score and the factor count against the threshold in the rationale', () => {
-    const dm2 = riskOf(
-      assessmentResources(assessmentOf(everyStatus), [], bundleReference),
-      '44054006',
-    );
+    const dm2 = riskOf(assessmentResources(assessmentOf(everyStatus), [], unreviewed), '44054006');
     const result = score(everyStatus).conditions[0];
     expect(dm2?.prediction?.[0]?.rationale).toContain(
       `Factor count ${result?.factorCount ?? -1} against a threshold of 2; total score ${result?.totalScore.toFixed(4) ?? ''}`,
@@ -119,11 +113,7 @@ describe('FHIR resources of an assessment', () => {
       [false, 'preliminary'],
       [true, 'final'],
     ] as const) {
-      const resources = assessmentResources(
-        assessmentOf(everyStatus, signedOff),
-        [],
-        bundleReference,
-      );
+      const resources = assessmentResources(assessmentOf(everyStatus, signedOff), [], unreviewed);
       const risks = resources.filter((r) => r.resourceType === 'RiskAssessment');
       expect(risks).toHaveLength(6);
       for (const risk of risks) {
@@ -138,19 +128,19 @@ describe('FHIR resources of an assessment', () => {
     const [patient] = assessmentResources(
       assessmentOf({ demographics: { age: 40, gender: 'Male' } }),
       [],
-      bundleReference,
+      unreviewed,
     );
-    expect(Object.keys(patient ?? {}).sort()).toEqual(['gender', 'id', 'resourceType']);
+    expect(Object.keys(patient ?? {}).sort()).toEqual(['gender', 'id', 'meta', 'resourceType']);
     expect(patient).toMatchObject({ resourceType: 'Patient', gender: 'male' });
-    const [unknown] = assessmentResources(assessmentOf({}), [], bundleReference);
-    expect(unknown).toEqual({ resourceType: 'Patient', id: unknown?.id });
+    const [unknown] = assessmentResources(assessmentOf({}), [], unreviewed);
+    expect(unknown).toEqual({ resourceType: 'Patient', id: unknown?.id, meta: unknown?.meta });
   });
 
   it('leaves out the measurements that were not recorded, and BMI without a height', () => {
     const resources = assessmentResources(
       assessmentOf({ demographics: { age: 40, weight: 70 } }),
       [],
-      bundleReference,
+      unreviewed,
     );
     const codes = resources
       .filter((r) => r.resourceType === 'Observation')
@@ -163,7 +153,7 @@ describe('FHIR resources of an assessment', () => {
     const bmi = assessmentResources(
       assessmentOf({ demographics: { height: 175, weight: 70 } }),
       [],
-      bundleReference,
+      unreviewed,
     ).find((r) => r.resourceType === 'Observation' && r.code.coding?.[0]?.code === '39156-5');
     expect(bmi).toMatchObject({
       valueQuantity: { value: 22.9, unit: 'kg/m2', system: 'http://unitsofmeasure.org' },
@@ -174,7 +164,7 @@ describe('FHIR resources of an assessment', () => {
     const resources = assessmentResources(
       assessmentOf({ demographics: { age: 40 }, management: { TB: { diagnosed: true } } }),
       [],
-      serverReference,
+      unreviewed,
     );
     const tb = resources.find((r) => r.resourceType === 'Condition');
     const age = resources.find((r) => r.resourceType === 'Observation');
@@ -186,7 +176,7 @@ describe('FHIR resources of an assessment', () => {
       reference: `Condition/${tb?.id ?? ''}`,
     });
     // Nothing was measured for an empty assessment: no empty basis array, which FHIR forbids.
-    const empty = assessmentResources(assessmentOf({}), [], serverReference);
+    const empty = assessmentResources(assessmentOf({}), [], unreviewed);
     expect(riskOf(empty, '44054006')).not.toHaveProperty('basis');
   });
 
@@ -201,38 +191,64 @@ describe('FHIR resources of an assessment', () => {
       },
       { condition: 'TB', agreed: false, comments: '   ', reviewed_by: 'Dee', locked: true },
     ];
-    const resources = assessmentResources(assessmentOf(everyStatus), reviews, bundleReference);
+    const resources = assessmentResources(assessmentOf(everyStatus), reviews, unreviewed);
     expect(riskOf(resources, '44054006')?.note).toEqual([
       { text: 'Agree; order HbA1c.', authorString: 'Dee' },
     ]);
     expect(riskOf(resources, '56717001')).not.toHaveProperty('note');
   });
 
-  it('gives each resource a stable version-5 UUID of its own', () => {
-    const first = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
-    const again = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
-    const ids = first.map((r) => r.id);
-    expect(again.map((r) => r.id)).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) {
-      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    }
-    expect(resourceId('another-assessment', 'patient')).not.toBe(first[0]?.id);
-    // RFC 9562's version 5 of the product's namespace: a FHIR server holding exported resources
-    // would get duplicates if the ids of the same assessment ever changed.
-    expect(resourceId('7d9b2f4e-1c3a-4b5d-8e6f-0a1b2c3d4e5f', 'patient')).toBe(
-      'bd111ce3-a9a9-59dc-9dcf-1e5642f5f2d7',
+  it("versions every resource of an assessment by the assessment's version and its review writes", () => {
+    const assessment = { ...assessmentOf(everyStatus), version: 2 };
+    const metas = (review: { version: number; at: string | null }) =>
+      new Set(
+        assessmentResources(assessment, [], review).map((resource) =>
+          JSON.stringify(resource.meta),
+        ),
+      );
+    expect(metas(unreviewed)).toEqual(
+      new Set([JSON.stringify({ versionId: '2', lastUpdated: '2026-11-22T09:00:00.000Z' })]),
+    );
+    // Each review write raises the version; the last update is the later of the two times.
+    expect(metas({ version: 3, at: '2026-11-22T10:30:00.000Z' })).toEqual(
+      new Set([JSON.stringify({ versionId: '5', lastUpdated: '2026-11-22T10:30:00.000Z' })]),
+    );
+    expect(metas({ version: 1, at: '2026-11-22T08:00:00.000Z' })).toEqual(
+      new Set([JSON.stringify({ versionId: '3', lastUpdated: '2026-11-22T09:00:00.000Z' })]),
     );
   });
 
-  it('refers inside a bundle by urn:uuid and in bulk data by type and id', () => {
-    const inBundle = assessmentResources(assessmentOf(everyStatus), [], bundleReference);
-    const inBulk = assessmentResources(assessmentOf(everyStatus), [], serverReference);
-    const patientId = inBundle[0]?.id ?? '';
-    const subjects = (resources: AssessmentResource[]) =>
-      resources.flatMap((r) => ('subject' in r && r.subject ? [r.subject.reference] : []));
-    expect(new Set(subjects(inBundle))).toEqual(new Set([`urn:uuid:${patientId}`]));
-    expect(new Set(subjects(inBulk))).toEqual(new Set([`Patient/${patientId}`]));
+  it("names each resource by the assessment's id and what it is, the same on every export", () => {
+    const first = assessmentResources(assessmentOf(everyStatus), [], unreviewed);
+    const again = assessmentResources(assessmentOf(everyStatus), [], unreviewed);
+    const ids = first.map((r) => `${r.resourceType}/${r.id ?? ''}`);
+    expect(again.map((r) => `${r.resourceType}/${r.id ?? ''}`)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    const assessment = 'a6f1c2de-0000-4000-8000-000000000001';
+    expect(ids).toEqual([
+      `Patient/${assessment}.patient`,
+      `Observation/${assessment}.age`,
+      `Observation/${assessment}.height`,
+      `Observation/${assessment}.weight`,
+      `Observation/${assessment}.bmi`,
+      `Condition/${assessment}.Hypertension`,
+      ...['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'].map(
+        (condition) => `RiskAssessment/${assessment}.${condition}`,
+      ),
+    ]);
+  });
+
+  it("refers by type and id, and a bundle's fullUrls are the read API's URLs of its entries", () => {
+    const resources = assessmentResources(assessmentOf(everyStatus), [], unreviewed);
+    const patientId = resources[0]?.id ?? '';
+    const subjects = resources.flatMap((r) =>
+      'subject' in r && r.subject ? [r.subject.reference] : [],
+    );
+    expect(new Set(subjects)).toEqual(new Set([`Patient/${patientId}`]));
+    const bundle = fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z'), base);
+    expect(bundle.entry?.map((entry) => entry.fullUrl)).toEqual(
+      resources.map((r) => `${base}/${r.resourceType}/${r.id ?? ''}`),
+    );
   });
 
   describe('of an assessment that names a patient record', () => {
@@ -246,6 +262,8 @@ describe('FHIR resources of an assessment', () => {
         name: 'Amina Okafor',
         birthDate: '1964-03-02',
         gender: 'Female',
+        version: 3,
+        updatedAt: '2026-11-21T08:00:00.000Z',
         ...record,
       },
       identifierSystem: 'https://clinic.example/fhir/patient-number',
@@ -253,17 +271,13 @@ describe('FHIR resources of an assessment', () => {
     });
 
     it("is the record's Patient: its number as an identifier, its name, gender and date of birth", () => {
-      const resources = assessmentResources(
-        assessmentOf(everyStatus),
-        [],
-        bundleReference,
-        linked(),
-      );
+      const resources = assessmentResources(assessmentOf(everyStatus), [], unreviewed, linked());
       const patients = resources.filter((r) => r.resourceType === 'Patient');
       expect(patients).toEqual([
         {
           resourceType: 'Patient',
-          id: resourceId('019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b', 'patient'),
+          id: '019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b',
+          meta: { versionId: '3', lastUpdated: '2026-11-21T08:00:00.000Z' },
           identifier: [{ system: 'https://clinic.example/fhir/patient-number', value: 'MRN-0001' }],
           name: [{ text: 'Amina Okafor' }],
           gender: 'female',
@@ -272,7 +286,9 @@ describe('FHIR resources of an assessment', () => {
       ]);
       expect(resources[0]).toBe(patients[0]);
       for (const resource of resources) expect(validate(resource)).toEqual([]);
-      expect(validate(fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z')))).toEqual([]);
+      expect(validate(fhirBundle(resources, new Date('2026-11-22T11:00:00.000Z'), base))).toEqual(
+        [],
+      );
     });
 
     it('leaves out what the record does not know', () => {
@@ -280,15 +296,20 @@ describe('FHIR resources of an assessment', () => {
         // The assessment's own gender is not the record's.
         assessmentOf({ demographics: { gender: 'Male' } }),
         [],
-        bundleReference,
+        unreviewed,
         linked({ name: null, birthDate: null, gender: null }),
       );
-      expect(Object.keys(patient ?? {}).sort()).toEqual(['id', 'identifier', 'resourceType']);
+      expect(Object.keys(patient ?? {}).sort()).toEqual([
+        'id',
+        'identifier',
+        'meta',
+        'resourceType',
+      ]);
       expect(validate(patient)).toEqual([]);
       const [male] = assessmentResources(
         assessmentOf({}),
         [],
-        bundleReference,
+        unreviewed,
         linked({ gender: 'Male' }),
       );
       expect(male).toMatchObject({ gender: 'male' });
@@ -301,10 +322,10 @@ describe('FHIR resources of an assessment', () => {
           demographics: { ...everyStatus.demographics, gender: 'Female' },
         }),
         [],
-        serverReference,
+        unreviewed,
         linked(),
       );
-      const patientId = resourceId('019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b', 'patient');
+      const patientId = '019a8f6e-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
       const subjects = resources.flatMap((r) =>
         'subject' in r && r.subject ? [r.subject.reference] : [],
       );
@@ -314,7 +335,7 @@ describe('FHIR resources of an assessment', () => {
       const next = assessmentResources(
         { ...assessmentOf(everyStatus), id: 'a6f1c2de-0000-4000-8000-000000000002' },
         [],
-        serverReference,
+        unreviewed,
         linked(),
       );
       expect(next[0]?.id).toBe(patientId);
@@ -322,11 +343,11 @@ describe('FHIR resources of an assessment', () => {
     });
 
     it('only refers to a Patient that an earlier line of the file has written', () => {
-      const written = assessmentResources(assessmentOf(everyStatus), [], serverReference, linked());
+      const written = assessmentResources(assessmentOf(everyStatus), [], unreviewed, linked());
       const referring = assessmentResources(
         assessmentOf(everyStatus),
         [],
-        serverReference,
+        unreviewed,
         linked({}, false),
       );
       expect(referring.map((r) => r.resourceType)).not.toContain('Patient');

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type {
   Bundle,
   CodeableConcept,
   Condition as FhirCondition,
+  Meta,
   Observation,
   OperationOutcome,
   Patient,
@@ -21,6 +21,7 @@ import {
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
+import { fhirReadsRepository } from '../db/repositories/fhir-reads.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import type { Requester } from '../auth/requester.ts';
 import { getAssessment } from './assessments.ts';
@@ -30,14 +31,12 @@ import { formatScore } from '../../shared/display.ts';
 export type AssessmentResource = Patient | Observation | FhirCondition | RiskAssessment;
 
 /**
- * How one resource points at another: inside a Bundle by the entry's urn:uuid fullUrl, in bulk
- * NDJSON by type and id, as a FHIR server would after loading the file.
+ * How one resource points at another, everywhere (read API, bulk NDJSON, single download): by
+ * type and id, relative to the server's FHIR base, where each one reads.
  */
-export type Referencer = <T extends Resource & { id: string }>(resource: T) => Reference<T>;
-export const bundleReference: Referencer = (resource) => ({ reference: `urn:uuid:${resource.id}` });
-export const serverReference: Referencer = (resource) => ({
-  reference: `${resource.resourceType}/${resource.id}`,
-});
+function reference<T extends Resource & { id: string }>(resource: T): Reference<T> {
+  return { reference: `${resource.resourceType}/${resource.id}` };
+}
 
 /**
  * The product has no web domain of its own, so its code system for rule-set versions is named by
@@ -90,42 +89,16 @@ const measurements = {
 } as const;
 type Measurement = keyof typeof measurements;
 
-const idNamespace = Buffer.from('cdcb6d23-2519-4242-a17c-6d27df389bba'.replaceAll('-', ''), 'hex');
-const idInput = Buffer.alloc(256);
-
 /**
- * A name-based (version 5) UUID for one resource of an assessment: exporting the same assessment
- * again gives the same ids, so a FHIR server updates rather than duplicates, and the ids reveal
- * nothing about the patient or the database.
+ * The id of one resource of an assessment, the same in the read API, the bulk NDJSON, the single
+ * download and the CDS cards (issue 38): the assessment's id and what the resource is
+ * (`{assessment}.DM2`, `{assessment}.bmi`, `{assessment}.patient`), which the read API resolves
+ * back to the stored assessment. FHIR ids need only be unique per resource type, so the DM2
+ * Condition and RiskAssessment share one. A patient record's Patient has the record's id.
  */
-export function resourceId(assessmentId: string, part: string): string {
-  const name = `${assessmentId}/${part}`;
-  const length = idNamespace.length + Buffer.byteLength(name);
-  // Hashed in one shot from a buffer made once: a bulk export makes a dozen ids per assessment.
-  const input = length <= idInput.length ? idInput : Buffer.allocUnsafe(length);
-  idNamespace.copy(input);
-  input.write(name, idNamespace.length);
-  const hex = crypto.hash('sha1', input.subarray(0, length), 'hex');
-  // The version (5) in the 13th digit, RFC 9562's variant (binary 10) in the 17th.
-  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+export function assessmentPartId(assessmentId: string, part: string): string {
+  return `${assessmentId}.${part}`;
 }
-
-/**
- * How the resources of an assessment and the Patient of a patient record are named. Exports use
- * name-based UUIDs (`exportIds`); the FHIR read API uses ids it can resolve back to the stored
- * records (services/fhir-api.ts), which a hash cannot be.
- */
-export interface ResourceIds {
-  /** A resource of an assessment, by the part it is (`risk-assessment/DM2`, `patient`). */
-  ofAssessment(assessmentId: string, part: string): string;
-  ofPatientRecord(recordId: string): string;
-}
-
-export const exportIds: ResourceIds = {
-  ofAssessment: resourceId,
-  ofPatientRecord: (recordId) => resourceId(recordId, 'patient'),
-};
 
 function conditionConcept(condition: Condition): CodeableConcept {
   const codes = conditionCodes[condition];
@@ -140,16 +113,16 @@ function conditionConcept(condition: Condition): CodeableConcept {
 
 function observation(
   assessment: Assessment,
+  meta: Meta,
   patient: Patient & { id: string },
   measurement: Measurement,
   value: number,
-  reference: Referencer,
-  ids: ResourceIds,
 ): Observation & { id: string } {
   const m = measurements[measurement];
   return {
     resourceType: 'Observation',
-    id: ids.ofAssessment(assessment.id, `observation/${measurement}`),
+    id: assessmentPartId(assessment.id, measurement),
+    meta,
     status: assessment.signedOff ? 'final' : 'preliminary',
     ...(m.vitalSign
       ? {
@@ -201,6 +174,29 @@ export interface PatientRecordIdentity {
   /** YYYY-MM-DD. */
   birthDate: string | null;
   gender: 'Male' | 'Female' | null;
+  /** The record's version and last change: its Patient's meta. */
+  version: number;
+  updatedAt: string;
+}
+
+/** The writes of an assessment's doctor review: how many, and when the last was (null: none). */
+export interface ReviewRevision {
+  version: number;
+  at: string | null;
+}
+
+/**
+ * The meta of an assessment's resources. Their content comes from the assessment (each change
+ * of which raises its version and update time) and, for the RiskAssessments' notes, from its
+ * review (each write of which is counted): the version is the sum, the last update the later.
+ * All resources of an assessment share it, so a client that has one version has them all.
+ */
+function assessmentMeta(assessment: Assessment, review: ReviewRevision): Meta {
+  return {
+    versionId: String(assessment.version + review.version),
+    lastUpdated:
+      review.at !== null && review.at > assessment.updatedAt ? review.at : assessment.updatedAt,
+  };
 }
 
 /** The patient record an assessment names, for its FHIR resources. */
@@ -220,17 +216,17 @@ const fhirGender = (gender: 'Male' | 'Female'): 'male' | 'female' =>
 
 /**
  * The Patient of a patient record: the patient number as an identifier, and the name, gender and
- * date of birth when known. Its id is made from the record's, so every assessment of the person,
- * and every export of them, names the same Patient.
+ * date of birth when known. Its id is the record's, so every assessment of the person, every
+ * export of them and the read API name the same Patient.
  */
 export function patientRecordResource(
   record: PatientRecordIdentity,
   identifierSystem: string,
-  ids: ResourceIds = exportIds,
 ): Patient & { id: string } {
   return {
     resourceType: 'Patient',
-    id: ids.ofPatientRecord(record.id),
+    id: record.id,
+    meta: { versionId: String(record.version), lastUpdated: record.updatedAt },
     identifier: [{ system: identifierSystem, value: record.number }],
     ...(record.name === null ? {} : { name: [{ text: record.name }] }),
     ...(record.gender === null ? {} : { gender: fhirGender(record.gender) }),
@@ -247,20 +243,21 @@ export function patientRecordResource(
 export function assessmentResources(
   assessment: Assessment,
   reviews: readonly ConditionReview[],
-  reference: Referencer,
+  review: ReviewRevision,
   linked?: LinkedPatient,
-  ids: ResourceIds = exportIds,
 ): AssessmentResource[] {
+  const meta = assessmentMeta(assessment, review);
   const status = assessment.signedOff ? 'final' : 'preliminary';
   const { age, gender, height, weight, bmi } = assessment.demographics;
   const patient: Patient & { id: string } =
     linked === undefined
       ? {
           resourceType: 'Patient',
-          id: ids.ofAssessment(assessment.id, 'patient'),
+          id: assessmentPartId(assessment.id, 'patient'),
+          meta,
           ...(gender === undefined ? {} : { gender: fhirGender(gender) }),
         }
-      : patientRecordResource(linked.record, linked.identifierSystem, ids);
+      : patientRecordResource(linked.record, linked.identifierSystem);
 
   const measured: Array<[Measurement, number | undefined]> = [
     ['age', age],
@@ -270,9 +267,7 @@ export function assessmentResources(
     ['bmi', bmi > 0 ? Math.round(bmi * 10) / 10 : undefined],
   ];
   const observations = measured.flatMap(([measurement, value]) =>
-    value === undefined
-      ? []
-      : [observation(assessment, patient, measurement, value, reference, ids)],
+    value === undefined ? [] : [observation(assessment, meta, patient, measurement, value)],
   );
 
   const diagnosed = new Map<Condition, FhirCondition & { id: string }>();
@@ -280,7 +275,8 @@ export function assessmentResources(
     if (result.riskStatus !== 'DIAGNOSED') continue;
     diagnosed.set(result.condition, {
       resourceType: 'Condition',
-      id: ids.ofAssessment(assessment.id, `condition/${result.condition}`),
+      id: assessmentPartId(assessment.id, result.condition),
+      meta,
       clinicalStatus: {
         coding: [
           { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
@@ -318,7 +314,8 @@ export function assessmentResources(
       .map((review) => ({ text: review.comments, authorString: review.reviewed_by }));
     return {
       resourceType: 'RiskAssessment',
-      id: ids.ofAssessment(assessment.id, `risk-assessment/${result.condition}`),
+      id: assessmentPartId(assessment.id, result.condition),
+      meta,
       status,
       subject: reference(patient),
       occurrenceDateTime: assessment.createdAt,
@@ -347,13 +344,24 @@ export function assessmentResources(
   ];
 }
 
-/** Resources of one assessment as a Bundle of type collection, linked by urn:uuid fullUrls. */
-export function fhirBundle(resources: readonly AssessmentResource[], timestamp: Date): Bundle {
+/**
+ * Resources of one assessment as a Bundle of type collection. Each entry's fullUrl is where the
+ * read API serves it (`{base}/RiskAssessment/{id}`), so the relative references inside resolve
+ * to the entries (FHIR R4's Bundle rules) and to the read API alike.
+ */
+export function fhirBundle(
+  resources: readonly AssessmentResource[],
+  timestamp: Date,
+  base: string,
+): Bundle {
   return {
     resourceType: 'Bundle',
     type: 'collection',
     timestamp: timestamp.toISOString(),
-    entry: resources.map((resource) => ({ fullUrl: `urn:uuid:${resource.id ?? ''}`, resource })),
+    entry: resources.map((resource) => ({
+      fullUrl: `${base}/${resource.resourceType}/${resource.id ?? ''}`,
+      resource,
+    })),
   };
 }
 
@@ -361,7 +369,7 @@ export function fhirBundle(resources: readonly AssessmentResource[], timestamp: 
 export function failedAssessmentOutcome(assessmentId: string, reason: string): OperationOutcome {
   return {
     resourceType: 'OperationOutcome',
-    id: resourceId(assessmentId, 'operation-outcome'),
+    id: assessmentPartId(assessmentId, 'outcome'),
     issue: [
       {
         severity: 'error',
@@ -372,16 +380,21 @@ export function failedAssessmentOutcome(assessmentId: string, reason: string): O
   };
 }
 
-/** One assessment as a FHIR Bundle, for a user who may read it; audited as an export. */
+/**
+ * One assessment as a FHIR Bundle, for a user who may read it; audited as an export. `base` is
+ * the server's FHIR base (`https://host/fhir`), which the entries' fullUrls begin with.
+ */
 export async function loadAssessmentBundle(
   context: AppContext,
   requester: Requester,
   id: string,
+  base: string,
 ): Promise<Bundle> {
   const assessment = await getAssessment(context, requester.user, id);
   const db = context.database.db;
-  const [reviews, record] = await Promise.all([
+  const [reviews, review, record] = await Promise.all([
     exportsRepository.reviews(db, assessment.id),
+    fhirReadsRepository.reviewRevision(db, assessment.id),
     assessment.patient === null
       ? undefined
       : patientRecordsRepository.find(db, assessment.patient.id),
@@ -404,9 +417,11 @@ export async function loadAssessmentBundle(
             name: record.name,
             birthDate: record.birth_date,
             gender: record.gender,
+            version: record.version,
+            updatedAt: record.updated_at,
           },
           identifierSystem: context.config.patientIdSystem,
           included: true,
         };
-  return fhirBundle(assessmentResources(assessment, reviews, bundleReference, linked), now);
+  return fhirBundle(assessmentResources(assessment, reviews, review, linked), now, base);
 }

@@ -96,6 +96,7 @@ async function writeReview(
         locked: change.lock,
       })),
     );
+    await reviewsRepository.countReviewWrite(trx, assessmentId, now.toISOString());
     await recordAudit(trx, {
       at: now,
       actor: requester.user,

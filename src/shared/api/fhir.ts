@@ -17,24 +17,33 @@ export const fhirIdParamsSchema = z.object({
 /** `_format`, which FHIR lets a client name in place of an Accept header. */
 const formatParam = z.string().optional();
 
-export const riskAssessmentSearchSchema = z.object({
-  /** `Patient/{id}`, or the id alone. */
-  subject: z.string().min(1).max(200),
-  /** A larger count is served as the most the server gives (FHIR lets a server give fewer). */
-  _count: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(fhirDefaultPageSize)
-    .transform((count) => Math.min(count, fhirMaxPageSize)),
-  /** Where the page starts: the opaque value of the previous page's `next` link. */
-  _cursor: z.string().max(200).optional(),
+/**
+ * A search parameter as the query string carries it: once, or repeated. The services read the
+ * parameters themselves (services/fhir-api.ts), so that a repeated one, an unknown one and a form
+ * of POST [type]/_search are treated alike; these schemas document them.
+ */
+const searchParam = (description: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe(description);
+
+export const riskAssessmentSearchSchema = z.looseObject({
+  patient: searchParam('The Patient: {id}, Patient/{id} or its URL on this server'),
+  subject: searchParam('The Patient: Patient/{id}, {id} or its URL on this server'),
+  'subject:Patient': searchParam('The Patient: {id}'),
+  _lastUpdated: searchParam('gt, ge, lt or le and an instant with its zone; repeat for a range'),
+  _sort: searchParam('date, -date (the default) or _lastUpdated'),
+  _count: searchParam(
+    `Entries a page: ${fhirDefaultPageSize} unless given, at most ${fhirMaxPageSize}`,
+  ),
+  _summary: searchParam('count: the total alone'),
+  _cursor: searchParam("Where the page starts: the opaque value of the previous page's next link"),
   _format: formatParam,
 });
 
-export const patientSearchSchema = z.object({
-  /** `SYSTEM|VALUE`, `|VALUE` (no system) or `VALUE` (any system). */
-  identifier: z.string().min(1).max(300),
+export const patientSearchSchema = z.looseObject({
+  identifier: searchParam('SYSTEM|VALUE, |VALUE (no system) or VALUE (any system)'),
   _format: formatParam,
 });
 
@@ -67,9 +76,17 @@ export const operationOutcomeSchema = resource('OperationOutcome').describe(
 export const fhirTexts = {
   unknownPath: 'This FHIR server has no such resource type, path or interaction.',
   notFound: 'No live resource has this id.',
-  badSubject: 'The subject must be a reference to a Patient: Patient/{id}.',
+  badSubject:
+    "Name one Patient: patient, subject or subject:Patient, as Patient/{id}, {id} or this server's URL of it.",
   badIdentifier: 'The identifier must be SYSTEM|VALUE, |VALUE or VALUE, with a value.',
   badCursor: 'The paging cursor is not one this server gave.',
+  badLastUpdated:
+    '_lastUpdated must be gt, ge, lt or le and an instant with its zone: gt2026-11-22T09:00:00Z.',
+  badSort: '_sort may be date, -date or _lastUpdated.',
+  badCount: '_count must be a whole number, 0 or more.',
+  badSummary: '_summary may be count (the total alone) or false.',
+  unknownParameters: 'This search does not support the parameters',
+  repeatedParameter: (name: string) => `${name} may be given once.`,
   notAcceptable:
     'This server answers application/fhir+json (or application/json) only; _format may be json.',
   unauthenticated: 'Sign in, or send an API token: Authorization: Bearer <token>.',

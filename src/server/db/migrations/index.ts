@@ -24,6 +24,7 @@ import { keptCountDeltas } from './20261128T0600-kept-count-deltas.ts';
 import { oidcSignIn } from './20261128T1200-oidc-sign-in.ts';
 import { orgUnits } from './20261128T1300-org-units.ts';
 import { managerRole } from './20261128T1310-manager-role.ts';
+import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -52,4 +53,5 @@ export const migrations: readonly TriageMigration[] = [
   oidcSignIn,
   orgUnits,
   managerRole,
+  fhirVersions,
 ];

@@ -32,7 +32,7 @@ export type ExportReview = ConditionReview &
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
   PatientRecordRow,
-  'id' | 'number' | 'name' | 'birth_date' | 'gender'
+  'id' | 'number' | 'name' | 'birth_date' | 'gender' | 'deleted_at' | 'version' | 'updated_at'
 >;
 
 /** One assessment with every row hanging off it, as a bulk export reads it. */
@@ -292,6 +292,9 @@ export const exportsRepository = {
           'patient_records.name as patient_record_name',
           'patient_records.birth_date as patient_record_birth_date',
           'patient_records.gender as patient_record_gender',
+          'patient_records.deleted_at as patient_record_deleted_at',
+          'patient_records.version as patient_record_version',
+          'patient_records.updated_at as patient_record_updated_at',
           'risk_factors.assessment_id as risk_factors_assessment_id',
           'risk_factors.smoking',
           'risk_factors.family_history_dm2',
@@ -386,6 +389,9 @@ export const exportsRepository = {
           patient_record_name,
           patient_record_birth_date,
           patient_record_gender,
+          patient_record_deleted_at,
+          patient_record_version,
+          patient_record_updated_at,
           risk_factors_assessment_id,
           smoking,
           family_history_dm2,
@@ -428,7 +434,10 @@ export const exportsRepository = {
           reviews: jsonRows(reviews),
           createdByName: created_by_name,
           linkedPatient:
-            assessment.patient_record_id === null || patient_record_number === null
+            assessment.patient_record_id === null ||
+            patient_record_number === null ||
+            patient_record_version === null ||
+            patient_record_updated_at === null
               ? undefined
               : {
                   id: assessment.patient_record_id,
@@ -436,6 +445,9 @@ export const exportsRepository = {
                   name: patient_record_name,
                   birth_date: patient_record_birth_date,
                   gender: patient_record_gender,
+                  deleted_at: patient_record_deleted_at,
+                  version: patient_record_version,
+                  updated_at: patient_record_updated_at,
                 },
           patientSeenBefore: seenBefore?.[index++] ?? false,
         };

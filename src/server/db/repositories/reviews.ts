@@ -71,6 +71,15 @@ export const reviewsRepository = {
     await db.insertInto('doctor_reviews').values(rows).execute();
   },
 
+  /** Counts a write of the assessment's review, at `at`: its FHIR RiskAssessments' version. */
+  async countReviewWrite(db: Executor, assessmentId: string, at: string): Promise<void> {
+    await db
+      .updateTable('assessments')
+      .set((eb) => ({ review_version: eb('review_version', '+', 1), reviewed_at: at }))
+      .where('id', '=', assessmentId)
+      .execute();
+  },
+
   /**
    * The latest comments of disagreeing, decided rows of finalized reviews of live assessments for
    * one condition, newest first; with dates, of the assessments made within them. Read through
