@@ -36,7 +36,8 @@ describe.each(testDatabases())('the manager-role migration on $engine', (testDat
       expect(before).toHaveLength(2);
       expect(sessions).toHaveLength(2);
 
-      expect(await migrateToLatest(t.database)).toEqual([managerRole.name]);
+      // It runs first of the migrations undone; any later ones follow it.
+      expect((await migrateToLatest(t.database))[0]).toBe(managerRole.name);
 
       expect(await db.selectFrom('users').selectAll().orderBy('id').execute()).toEqual(before);
       expect(await db.selectFrom('sessions').selectAll().orderBy('id_hash').execute()).toEqual(
