@@ -69,7 +69,7 @@ for (const viewport of viewports) {
     await age.fill('130');
     await page.getByRole('textbox', { name: 'Height (cm)' }).fill('30');
     await age.focus();
-    await expect(page.getByText('Age must be between 0 and 120')).toBeVisible();
+    await expect(page.getByText('Age must be between 1 and 120')).toBeVisible();
     await check('1-demographics-invalid');
 
     await enterCase1Demographics(page);
