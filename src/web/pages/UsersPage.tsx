@@ -37,12 +37,15 @@ function notifySuccess(message: string) {
   notifications.show({ color: 'green', message });
 }
 
-/** A user's units by code; each name is its title and is read out after the code. */
+/**
+ * A user's units by code; each name is its title and is read out after the code. The hidden name
+ * is placed within its code, not beyond the table's scrolling box, where it would widen the page.
+ */
 function UnitCodes({ units }: { units: readonly OrgUnitReference[] }) {
   return units.map((unit, index) => (
     <Fragment key={unit.id}>
       {index > 0 && ', '}
-      <span title={unit.name}>
+      <span title={unit.name} style={{ position: 'relative' }}>
         {unit.code}
         <VisuallyHidden> ({unit.name})</VisuallyHidden>
       </span>
