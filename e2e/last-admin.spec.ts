@@ -17,7 +17,7 @@ test('the Users page shows the server refusing to leave no administrator', async
   await openUsers(page);
 
   // Giving away one's own admin role: the refusal sits under the Role field.
-  await chooseAction(page, adminUsername, 'Change name or role');
+  await chooseAction(page, adminUsername, 'Change name, role or units');
   const edit = page.getByRole('dialog', { name: `Edit ${adminUsername}` });
   await edit.getByLabel('Role').selectOption({ label: 'Doctor' });
   await edit.getByRole('button', { name: 'Save changes' }).click();

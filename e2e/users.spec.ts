@@ -47,6 +47,11 @@ test('an admin creates a nurse, who then sees no admin views', async ({ page }) 
   const passwordField = dialog.getByRole('textbox', { name: 'Password', exact: true });
   await expect(dialog.getByText('The password must not contain the user name')).toBeVisible();
   await expect(passwordField).toHaveAttribute('aria-invalid', 'true');
+  // The tree has one unit: every user works in it, and there is nothing to choose.
+  const unitsField = dialog.getByRole('textbox', { name: 'Units' });
+  await expect(unitsField).toHaveValue('MAIN – Main clinic');
+  await expect(unitsField).toHaveAttribute('readonly');
+  await page.screenshot({ path: 'test-results/users-add-one-unit.png' });
 
   await passwordField.fill(nurse.password);
   await dialog.getByRole('button', { name: 'Add User' }).click();
@@ -56,6 +61,7 @@ test('an admin creates a nurse, who then sees no admin views', async ({ page }) 
   await expect(row).toContainText('Nora Nurse');
   await expect(row).toContainText('Nurse');
   await expect(row).toContainText('Active');
+  await expect(row.getByTitle('Main clinic')).toHaveText('MAIN (Main clinic)');
 
   await signOut(page);
   await signIn(page, nurse.username, nurse.password);
@@ -110,7 +116,7 @@ test('an admin changes a role, resets a password, disables and enables an accoun
   const row = userRow(page, username);
   await expect(row).toContainText('Doctor');
 
-  await chooseAction(page, username, 'Change name or role');
+  await chooseAction(page, username, 'Change name, role or units');
   const editDialog = page.getByRole('dialog', { name: `Edit ${username}` });
   await editDialog.getByLabel('Role').selectOption({ label: 'Nurse' });
   await editDialog.getByRole('button', { name: 'Save changes' }).click();

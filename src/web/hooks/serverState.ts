@@ -24,6 +24,8 @@ export const queryKeys = {
     ['worklist', name, { limit }] as const,
   /** Every rule set version, the active one marked. */
   ruleSets: () => ['ruleSets'] as const,
+  /** The tree of organisation units within the caller's scope. */
+  orgUnits: () => ['orgUnits'] as const,
 } as const;
 
 type Resource =

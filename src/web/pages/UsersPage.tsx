@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -11,9 +11,11 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import type { OrgUnitReference } from '../../shared/api/org-units.ts';
 import type { User } from '../../shared/api/users.ts';
 import { listUsers, updateUser } from '../api/users.ts';
 import { errorMessage } from '../forms.ts';
@@ -33,6 +35,22 @@ type UsersLoad =
 
 function notifySuccess(message: string) {
   notifications.show({ color: 'green', message });
+}
+
+/**
+ * A user's units by code; each name is its title and is read out after the code. The hidden name
+ * is placed within its code, not beyond the table's scrolling box, where it would widen the page.
+ */
+function UnitCodes({ units }: { units: readonly OrgUnitReference[] }) {
+  return units.map((unit, index) => (
+    <Fragment key={unit.id}>
+      {index > 0 && ', '}
+      <span title={unit.name} style={{ position: 'relative' }}>
+        {unit.code}
+        <VisuallyHidden> ({unit.name})</VisuallyHidden>
+      </span>
+    </Fragment>
+  ));
 }
 
 function UserActions({
@@ -56,7 +74,7 @@ function UserActions({
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item onClick={onEdit}>Change name or role</Menu.Item>
+        <Menu.Item onClick={onEdit}>Change name, role or units</Menu.Item>
         <Menu.Item onClick={onResetPassword}>Reset password</Menu.Item>
         {user.disabled ? (
           <Menu.Item onClick={onEnable}>Enable account</Menu.Item>
@@ -136,7 +154,7 @@ export function UsersPage() {
           </Alert>
         )}
         {load.status === 'loaded' && (
-          <ScrollableTable label="User accounts" minWidth={760}>
+          <ScrollableTable label="User accounts" minWidth={840}>
             <Table striped highlightOnHover verticalSpacing="sm" captionSide="top">
               <Table.Caption ta="left">User accounts ({load.users.length})</Table.Caption>
               <Table.Thead>
@@ -144,6 +162,7 @@ export function UsersPage() {
                   <Table.Th scope="col">User name</Table.Th>
                   <Table.Th scope="col">Display name</Table.Th>
                   <Table.Th scope="col">Role</Table.Th>
+                  <Table.Th scope="col">Units</Table.Th>
                   <Table.Th scope="col">Status</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
                   <Table.Th scope="col">Actions</Table.Th>
@@ -157,6 +176,9 @@ export function UsersPage() {
                     </Table.Th>
                     <Table.Td>{user.displayName}</Table.Td>
                     <Table.Td>{roleLabels[user.role]}</Table.Td>
+                    <Table.Td>
+                      <UnitCodes units={user.units} />
+                    </Table.Td>
                     <Table.Td>
                       {user.disabled ? (
                         <Badge color="gray" variant="dot">

@@ -3,9 +3,12 @@ import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { createUserBodySchema, roles, type Role, type User } from '../../../shared/api/users.ts';
 import { createUser } from '../../api/users.ts';
 import { roleLabels } from '../../format.ts';
+import { useOrgUnits } from '../../hooks/useOrgUnits.ts';
+import { onlyUnit } from './unitChoice.ts';
+import { UnitsInput } from './UnitsInput.tsx';
 import { NewPasswordInput, UserFormActions, useUserFormSubmit } from './userForm.tsx';
 
-const formFields = ['username', 'displayName', 'role', 'password'];
+const formFields = ['username', 'displayName', 'role', 'password', 'units'];
 export const roleOptions = roles.map((role) => ({ value: role, label: roleLabels[role] }));
 
 function AddUserForm({
@@ -19,7 +22,13 @@ function AddUserForm({
   const [displayName, setDisplayName] = useState('');
   const [role, setRole] = useState<Role>('nurse');
   const [password, setPassword] = useState('');
-  const { fieldErrors, formError, saving, refuse, send } = useUserFormSubmit(formFields);
+  // Until the administrator chooses, a tree of one unit chooses that unit.
+  const [chosenUnits, setChosenUnits] = useState<string[] | null>(null);
+  const tree = useOrgUnits();
+  const only = tree.data === undefined ? undefined : onlyUnit(tree.data);
+  const units = chosenUnits ?? (only === undefined ? [] : [only.id]);
+  const { fieldErrors, formError, saving, refuse, send, clearFieldError } =
+    useUserFormSubmit(formFields);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -28,6 +37,7 @@ function AddUserForm({
       displayName: displayName.trim() === '' ? undefined : displayName,
       role,
       password,
+      units,
     });
     if (!parsed.success) {
       refuse(parsed.error.issues);
@@ -67,6 +77,14 @@ function AddUserForm({
           value={role}
           onChange={(event) => setRole(event.currentTarget.value as Role)}
           error={fieldErrors.role}
+        />
+        <UnitsInput
+          value={units}
+          onChange={(ids) => {
+            setChosenUnits(ids);
+            clearFieldError('units');
+          }}
+          error={fieldErrors.units}
         />
         <NewPasswordInput
           label="Password"

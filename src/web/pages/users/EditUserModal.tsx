@@ -3,9 +3,11 @@ import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { updateUserBodySchema, type Role, type User } from '../../../shared/api/users.ts';
 import { updateUser } from '../../api/users.ts';
 import { roleOptions } from './AddUserModal.tsx';
+import { sameUnitIds } from './unitChoice.ts';
+import { UnitsInput } from './UnitsInput.tsx';
 import { UserFormActions, useUserFormSubmit, type UserModalProps } from './userForm.tsx';
 
-const formFields = ['displayName', 'role'];
+const formFields = ['displayName', 'role', 'units'];
 
 function EditUserForm({
   user,
@@ -18,7 +20,10 @@ function EditUserForm({
 }) {
   const [displayName, setDisplayName] = useState(user.displayName);
   const [role, setRole] = useState<Role>(user.role);
-  const { fieldErrors, formError, saving, refuse, send } = useUserFormSubmit(formFields);
+  const savedUnits = user.units.map((unit) => unit.id);
+  const [units, setUnits] = useState(savedUnits);
+  const { fieldErrors, formError, saving, refuse, send, clearFieldError } =
+    useUserFormSubmit(formFields);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,6 +31,7 @@ function EditUserForm({
     const parsed = updateUserBodySchema.safeParse({
       ...(displayName === user.displayName ? {} : { displayName }),
       ...(role === user.role ? {} : { role }),
+      ...(sameUnitIds(units, savedUnits) ? {} : { units }),
     });
     if (!parsed.success) {
       refuse(parsed.error.issues);
@@ -60,6 +66,15 @@ function EditUserForm({
           onChange={(event) => setRole(event.currentTarget.value as Role)}
           error={fieldErrors.role}
         />
+        <UnitsInput
+          value={units}
+          onChange={(ids) => {
+            setUnits(ids);
+            clearFieldError('units');
+          }}
+          error={fieldErrors.units}
+          current={user.units}
+        />
         <UserFormActions
           formError={formError}
           saving={saving}
@@ -73,7 +88,7 @@ function EditUserForm({
 
 export function EditUserModal({ user, opened, onClose, onSaved }: UserModalProps) {
   return (
-    <Modal opened={opened} onClose={onClose} title={`Edit ${user?.username ?? 'user'}`}>
+    <Modal opened={opened} onClose={onClose} title={`Edit ${user?.username ?? 'user'}`} size="lg">
       {user !== null && <EditUserForm user={user} onSaved={onSaved} onCancel={onClose} />}
     </Modal>
   );

@@ -31,6 +31,13 @@ export function useUserFormSubmit(formFields: readonly string[]) {
       setFieldErrors(fieldErrorsFromIssues(issues));
       setFormError(null);
     },
+    /** Takes a field's message away once its input changed (a choice made after a refusal). */
+    clearFieldError: (field: string) => {
+      setFieldErrors((current) => {
+        if (current[field] === undefined) return current;
+        return { ...current, [field]: undefined };
+      });
+    },
     /** Sends; a failure goes under the input the server named, or above the buttons. */
     send: async (request: () => Promise<void>) => {
       setSaving(true);
