@@ -180,10 +180,7 @@ describe('configuration', () => {
       [{ OIDC_CLIENT_ID: '' }, 'OIDC_CLIENT_ID is required with OIDC_ISSUER'],
       [{ OIDC_CLIENT_SECRET: '' }, 'OIDC_CLIENT_SECRET is required with OIDC_ISSUER'],
       [{ OIDC_ROLE_MAP: '' }, 'OIDC_ROLE_MAP is required with OIDC_ISSUER'],
-      [
-        { OIDC_ROLE_MAP: 'clerk=district-clerk' },
-        'OIDC_ROLE_MAP must be comma-separated pairs',
-      ],
+      [{ OIDC_ROLE_MAP: 'clerk=district-clerk' }, 'OIDC_ROLE_MAP must be comma-separated pairs'],
       [{ OIDC_ROLE_MAP: 'nurse' }, 'OIDC_ROLE_MAP must be comma-separated pairs'],
       [
         { OIDC_ROLE_MAP: 'nurse=staff,doctor=staff' },
