@@ -1,6 +1,5 @@
-import { AppError } from '../../server/errors.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
-import { parseOptions, UsageError } from '../options.ts';
+import { exitCodeForFault, parseOptions } from '../options.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../server/services/api-tokens.ts';
 
 export const usage = `Usage:
@@ -51,15 +50,7 @@ export async function runApiTokenCommand(
         break;
     }
   } catch (error) {
-    if (error instanceof AppError) {
-      io.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n${usage}`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForFault(error, io.stderr, usage);
   }
   io.stderr.write(usage);
   return 2;

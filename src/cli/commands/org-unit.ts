@@ -6,7 +6,7 @@ import { orgUnitsRepository } from '../../server/db/repositories/org-units.ts';
 import { createOrgUnit, listOrgUnits } from '../../server/services/org-units.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
 import { parseCsvRecords } from '../csv-records.ts';
-import { parseOptions, UsageError } from '../options.ts';
+import { exitCodeForFault, parseOptions } from '../options.ts';
 
 export const usage = `Usage:
   triage org-unit add --code CODE --name NAME [--parent CODE]
@@ -219,15 +219,7 @@ export async function runOrgUnitCommand(
         break;
     }
   } catch (error) {
-    if (error instanceof AppError) {
-      io.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n${usage}`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForFault(error, io.stderr, usage);
   }
   io.stderr.write(usage);
   return 2;

@@ -10,7 +10,7 @@ import {
 import { resetSecondFactor } from '../../server/services/second-factors.ts';
 import { orgUnitsRepository } from '../../server/db/repositories/org-units.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
-import { parseOptions, UsageError } from '../options.ts';
+import { exitCodeForFault, parseOptions } from '../options.ts';
 import { readSecret } from '../read-secret.ts';
 
 export const usage = `Usage:
@@ -190,15 +190,7 @@ export async function runUserCommand(
         break;
     }
   } catch (error) {
-    if (error instanceof AppError) {
-      io.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n${usage}`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForFault(error, io.stderr, usage);
   }
   io.stderr.write(usage);
   return 2;
