@@ -160,8 +160,14 @@ test.describe('the patient page', () => {
       await page.screenshot({ path: `test-results/${file}` });
     }
 
-    await page.getByRole('link', { name: 'Start New Assessment' }).click();
-    await expect(page).toHaveURL(`/assessments/new?patient=${patient.id}`);
+    // The link names the patient; the wizard then chooses them and moves to step 1's address.
+    const start = page.getByRole('link', { name: 'Start New Assessment' });
+    await expect(start).toHaveAttribute('href', `/assessments/new?patient=${patient.id}`);
+    await start.click();
+    await expect(page).toHaveURL('/assessments/new?step=1');
+    await expect(page.getByRole('combobox', { name: 'Patient number' })).toHaveValue(
+      patient.number,
+    );
   });
 
   test("is opened from the history row's patient number", async ({ page }) => {
