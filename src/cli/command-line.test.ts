@@ -53,6 +53,8 @@ const commands = [
   ...['create', 'list', 'revoke'].map((sub) => ['api-token', sub]),
   ['cds-client'],
   ['cds-client', 'add'],
+  ['fhir-client'],
+  ...['add', 'list', 'remove'].map((sub) => ['fhir-client', sub]),
 ];
 
 describe.each(commands.map((command) => [command.join(' '), command]))(

@@ -31,6 +31,10 @@ Commands:
              | list | remove ISS
                               Record systems allowed to call the CDS Hooks service, and the
                               FHIR servers each may name
+  fhir-client add --client-id ID (--jwks-file FILE | --jwks-url URL) --scope "SCOPES"
+              | list | remove ID
+                              Systems allowed to read the FHIR API by SMART Backend Services
+                              (OAuth client credentials with a signed JWT), and their scopes
   --help                      Show this help; triage COMMAND --help shows a command's own
 `;
 
@@ -78,6 +82,10 @@ const commands = (io: CommandLineIo): Record<string, () => Promise<Command>> => 
   'cds-client': async () => {
     const { usage, runCdsClientCommand } = await import('./commands/cds-client.ts');
     return { usage, run: (args) => runCdsClientCommand(args, io), subcommands: true };
+  },
+  'fhir-client': async () => {
+    const { usage, runFhirClientCommand } = await import('./commands/fhir-client.ts');
+    return { usage, run: (args) => runFhirClientCommand(args, io), subcommands: true };
   },
   backup: async () => {
     const { usage, runBackupCommand } = await import('./commands/backup.ts');

@@ -20,6 +20,10 @@ const publicOperations = new Set([
   'GET /api/health',
   'GET /api/health/ready',
   'GET /fhir/metadata',
+  // SMART Backend Services: the configuration is public, and a token request authenticates by
+  // its signed assertion, not a session (an OAuth error without one, never a token).
+  'GET /fhir/.well-known/smart-configuration',
+  'POST /api/oauth/token',
   // CDS Hooks discovery is public; the service itself needs a record system's JWT (401 without).
   'GET /cds-services',
 ]);

@@ -5,6 +5,12 @@ import { AppError } from '../errors.ts';
 import { isMetricsToken } from '../metrics.ts';
 import { resolveApiToken, type ApiTokenIdentity } from '../services/api-tokens.ts';
 import { recordAudit } from '../services/audit.ts';
+import {
+  isAccessToken,
+  resolveAccessToken,
+  type FhirClientIdentity,
+} from '../services/fhir-clients.ts';
+import { allows } from './fhir-scopes.ts';
 import { can, type Action } from './policy.ts';
 import type { Requester } from './requester.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
@@ -31,6 +37,11 @@ declare module 'fastify' {
     sessionId: string | null;
     /** The API token that made the request, on a route that admits one and had no session. */
     apiToken: ApiTokenIdentity | null;
+    /**
+     * The FHIR client whose access token (SMART Backend Services) made the request, on a route
+     * that admits API tokens and had no session.
+     */
+    fhirClient: FhirClientIdentity | null;
   }
 }
 
@@ -88,6 +99,18 @@ function isApiRoute(pattern: string | undefined): boolean {
   );
 }
 
+/**
+ * Whether a FHIR client's scopes allow the route: `/fhir/{Type}/:id` reads (`r`), `/fhir/{Type}`
+ * and `/fhir/{Type}/_search` search (`s`). A route whose pattern names no resource type this way
+ * is refused to an access token, until a scope is defined for it.
+ */
+function scopeAllows(client: FhirClientIdentity, pattern: string | undefined): boolean {
+  const [, root, type = '', part, ...rest] = (pattern ?? '').split('/');
+  if (root !== 'fhir' || !/^[A-Z][A-Za-z]*$/.test(type) || rest.length > 0) return false;
+  if (part === undefined || part === '_search') return allows(client.scopes, type, 's');
+  return part === ':id' && allows(client.scopes, type, 'r');
+}
+
 /** The token of an `Authorization: Bearer` header, if the request has one. */
 function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
@@ -133,6 +156,7 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiToken', null);
+  app.decorateRequest('fhirClient', null);
 
   // Secure by default: an API route that does not say who may use it stops the start. The web
   // app's files and the API documentation pages (registered by plugins) are public.
@@ -179,6 +203,24 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
     if (stateChanging.has(request.method)) checkSameOrigin(request);
     if (request.user === null && request.routeOptions.config.apiToken === 'read') {
       const token = bearerToken(request);
+      if (token !== undefined && isAccessToken(token)) {
+        request.fhirClient = (await resolveAccessToken(context, token)) ?? null;
+        if (request.fhirClient === null) {
+          throw new AppError(
+            401,
+            'unauthenticated',
+            'The access token is not valid or has expired.',
+          );
+        }
+        if (!scopeAllows(request.fhirClient, request.routeOptions.url)) {
+          throw new AppError(
+            403,
+            'forbidden',
+            "The access token's scope does not allow this read.",
+          );
+        }
+        return;
+      }
       if (token !== undefined) {
         request.apiToken = (await resolveApiToken(context, token)) ?? null;
         if (request.apiToken === null) {

@@ -24,6 +24,10 @@ const publicOperations = new Set([
   'GET /api/health/ready',
   'GET /cds-services',
   'GET /fhir/metadata',
+  // SMART Backend Services: the configuration is public, and a token request authenticates by
+  // its signed assertion, not a session (an OAuth error without one, never a token).
+  'GET /fhir/.well-known/smart-configuration',
+  'POST /api/oauth/token',
 ]);
 const someId = '019ab6f2-1c3d-7e4f-8a9b-0c1d2e3f4a5b';
 

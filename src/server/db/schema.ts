@@ -384,6 +384,41 @@ export interface CdsJtisTable {
   expires_at: Timestamp;
 }
 
+/** A system allowed to read the FHIR API by SMART Backend Services; exactly one of jwks and jwks_url is set. */
+export interface FhirClientsTable {
+  id: string;
+  /** The `iss` and `sub` of its assertions; unique among live clients. */
+  client_id: string;
+  /** Its JWK Set (public keys only), as JSON text. */
+  jwks: string | null;
+  /** Where its JWK Set is read from. */
+  jwks_url: string | null;
+  /** The scopes it may be granted, space-separated (`system/Patient.rs system/RiskAssessment.rs`). */
+  scopes: string;
+  created_at: Timestamp;
+  /** Who registered it: the command line's operator when null. */
+  created_by: string | null;
+  removed_at: Timestamp | null;
+  removed_by: string | null;
+}
+
+/** A FHIR client's assertion id already used, kept until the assertion expires. */
+export interface FhirClientJtisTable {
+  client_id: string;
+  jti: string;
+  expires_at: Timestamp;
+}
+
+/** An access token issued to a FHIR client: only its SHA-256 is kept, until it expires. */
+export interface FhirAccessTokensTable {
+  token_hash: string;
+  /** The fhir_clients row (not the client id, which a later client may take again). */
+  client_row_id: string;
+  /** The scope granted, space-separated, in v2 syntax. */
+  scope: string;
+  expires_at: Timestamp;
+}
+
 /** A unit of the organisation's tree: a country, region, district or facility (issue 36). */
 export interface OrgUnitsTable {
   id: string;
@@ -437,6 +472,9 @@ export interface Database {
   cds_clients: CdsClientsTable;
   cds_jtis: CdsJtisTable;
   cds_client_fhir_servers: CdsClientFhirServersTable;
+  fhir_clients: FhirClientsTable;
+  fhir_client_jtis: FhirClientJtisTable;
+  fhir_access_tokens: FhirAccessTokensTable;
   user_second_factors: UserSecondFactorsTable;
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   second_factor_challenges: SecondFactorChallengesTable;

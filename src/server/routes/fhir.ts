@@ -19,6 +19,7 @@ import {
   searchsetBundleSchema,
 } from '../../shared/api/fhir.ts';
 import { apiTokenActor } from '../services/api-tokens.ts';
+import { fhirClientActor } from '../services/fhir-clients.ts';
 import { recordAudit } from '../services/audit.ts';
 import type { AppContext } from '../context.ts';
 import { databaseFailureOf } from '../db/failures.ts';
@@ -230,14 +231,21 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
     });
 
     const reader = (request: FastifyRequest): FhirReader => ({
-      actor: request.apiToken === null ? request.user : apiTokenActor(request.apiToken),
+      actor:
+        request.fhirClient !== null
+          ? fhirClientActor(request.fhirClient.clientId)
+          : request.apiToken !== null
+            ? apiTokenActor(request.apiToken)
+            : request.user,
       address: request.ip,
     });
+    const readerKnown = (request: FastifyRequest): boolean =>
+      request.user !== null || request.apiToken !== null || request.fhirClient !== null;
 
     // A read refused after its reader was known (a 400, 404 or 406) is a use too: audited as a
     // failure naming the route's pattern, which carries no patient data.
     app.addHook('onSend', async (request, reply) => {
-      if (reply.statusCode < 400 || (request.user === null && request.apiToken === null)) return;
+      if (reply.statusCode < 400 || !readerKnown(request)) return;
       try {
         await recordAudit(context.database.db, {
           at: context.now(),

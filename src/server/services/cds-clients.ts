@@ -86,7 +86,8 @@ export function checkedJwksUrl(text: string): URL {
   return url;
 }
 
-async function fetchJwks(url: URL): Promise<unknown> {
+/** Reads a JWK Set from its URL, refusing as `jwksUrl` what does not answer JSON in time. */
+export async function fetchJwks(url: URL): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {

@@ -62,6 +62,12 @@ export const auditActions = [
   'cds_client_add',
   /** A CDS client removed; the target is its issuer. */
   'cds_client_remove',
+  /** A system registered to read the FHIR API by SMART Backend Services; the target is its client id. */
+  'fhir_client_add',
+  /** A FHIR client removed; the target is its client id. */
+  'fhir_client_remove',
+  /** An access token asked of the token endpoint (failure when refused); the target is the client id claimed. */
+  'fhir_token',
   /** A CDS Hooks service call (failure when refused); the target is the patient record when matched. */
   'cds_call',
   /** A change refused for want of permission (403); the target is the route refused. */

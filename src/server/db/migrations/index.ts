@@ -25,6 +25,7 @@ import { oidcSignIn } from './20261128T1200-oidc-sign-in.ts';
 import { orgUnits } from './20261128T1300-org-units.ts';
 import { managerRole } from './20261128T1310-manager-role.ts';
 import { fhirVersions } from './20261128T1400-fhir-versions.ts';
+import { fhirClients } from './20261128T1500-fhir-clients.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -54,4 +55,5 @@ export const migrations: readonly TriageMigration[] = [
   orgUnits,
   managerRole,
   fhirVersions,
+  fhirClients,
 ];
