@@ -8,7 +8,7 @@ Commands:
   serve [--build-if-needed]   Start the server (PORT, HOST, DATA_DIR, DATABASE_URL; see README)
   migrate                     Bring the database schema up to date
   score                       Score JSON-lines assessment inputs from stdin to stdout
-  seed --assessments N [--patients P] [--seed S]
+  seed --assessments N [--patients P] [--units U] [--seed S]
                               Fill the database with N realistic, varied assessments
                               (with --patients, over P patient records with repeat visits)
   rescore --rule-set VERSION [--from DATE] [--to DATE] [--json]

@@ -15,6 +15,7 @@ describe('configuration', () => {
       sessionAbsoluteHours: 12,
       timeZone: 'UTC',
       patientIdSystem: 'urn:triage:patient-number',
+      orgUnitIdSystem: 'urn:triage:org-unit',
       publicUrl: undefined,
       followUpDaysHigh: 30,
       followUpDaysModerate: 90,
@@ -37,6 +38,8 @@ describe('configuration', () => {
     ['TRIAGE_PATIENT_ID_SYSTEM', 'patient-number'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'https://clinic example/patients'],
     ['TRIAGE_PATIENT_ID_SYSTEM', 'http://'],
+    ['TRIAGE_ORG_UNIT_ID_SYSTEM', 'org-unit'],
+    ['TRIAGE_ORG_UNIT_ID_SYSTEM', 'https://health example/units'],
     ['PUBLIC_URL', 'triage.clinic.example'],
     ['PUBLIC_URL', 'ftp://triage.clinic.example'],
     ['PUBLIC_URL', 'https://triage.clinic.example/?x=1'],
@@ -60,6 +63,12 @@ describe('configuration', () => {
   it('takes the patient number system as given when it is a URI', () => {
     for (const system of ['https://clinic.example/fhir/patient-number', 'urn:oid:1.2.3.4.5']) {
       expect(loadConfig({ TRIAGE_PATIENT_ID_SYSTEM: system }).patientIdSystem).toBe(system);
+    }
+  });
+
+  it('takes the organisation unit system as given when it is a URI', () => {
+    for (const system of ['https://health.example/fhir/facility-code', 'urn:oid:1.2.3.4.6']) {
+      expect(loadConfig({ TRIAGE_ORG_UNIT_ID_SYSTEM: system }).orgUnitIdSystem).toBe(system);
     }
   });
 

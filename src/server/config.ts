@@ -22,6 +22,8 @@ export interface Config {
   webRoot: string | undefined;
   /** The FHIR identifier system (a URI) under which the clinic's patient numbers are exported. */
   patientIdSystem: string;
+  /** The FHIR identifier system (a URI) under which organisation unit codes are exported. */
+  orgUnitIdSystem: string;
   /**
    * The product's public base URL (scheme, host and any path, no trailing slash), as the clinic's
    * record system reaches it: the CDS Hooks service's `aud` and its cards' links are built from it;
@@ -348,6 +350,13 @@ export function loadConfig(env: Env = process.env): Config {
       `must be an absolute URI such as urn:triage:patient-number (got "${patientIdSystem}")`,
     );
   }
+  const orgUnitIdSystem = env.TRIAGE_ORG_UNIT_ID_SYSTEM || 'urn:triage:org-unit';
+  if (!isUri(orgUnitIdSystem)) {
+    throw new ConfigError(
+      'TRIAGE_ORG_UNIT_ID_SYSTEM',
+      `must be an absolute URI such as urn:triage:org-unit (got "${orgUnitIdSystem}")`,
+    );
+  }
   const host = env.HOST || '127.0.0.1';
   const publicUrl = publicUrlOf(env.PUBLIC_URL);
   const oidc = oidcOf(env, publicUrl);
@@ -365,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.TRIAGE_ADMIN_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? path.resolve(env.WEB_ROOT) : undefined,
     patientIdSystem,
+    orgUnitIdSystem,
     publicUrl,
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     followUpDaysHigh: integer(env, 'FOLLOW_UP_DAYS_HIGH', 30, 1, 3650),

@@ -22,4 +22,15 @@ describe('triage seed', () => {
     expect(exitCode).toBe(2);
     expect(errors).toContain('--patients P');
   });
+
+  it.each([
+    [['--assessments', '10', '--units', '0']],
+    [['--assessments', '10', '--units', '10000']],
+    [['--assessments', '10', '--units', 'many']],
+    [['--assessments', '10', '--units', '2.5']],
+  ])('refuses %j before opening the database', async (args) => {
+    const { exitCode, errors } = await run(args);
+    expect(exitCode).toBe(2);
+    expect(errors).toContain('--units U');
+  });
 });

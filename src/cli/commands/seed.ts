@@ -5,13 +5,18 @@ import type { AppContext } from '../../server/context.ts';
 import { orgUnitsRepository } from '../../server/db/repositories/org-units.ts';
 import { usersRepository } from '../../server/db/repositories/users.ts';
 import { seedAssessments } from '../../server/services/seed.ts';
+import { facilitiesPerDistrict, maxSeededFacilities } from '../../server/services/seed-units.ts';
 import { openCommandDatabase } from '../command-context.ts';
 import { parseOptions } from '../options.ts';
 
-export const usage = `Usage: triage seed --assessments N [--patients P] [--seed S]
+export const usage = `Usage: triage seed --assessments N [--patients P] [--units U] [--seed S]
 
 Fills the database with N realistic, varied assessments (N a whole number of at least 1); with
---patients, over P patient records with repeat visits (P from 1 to N). S seeds the choices (1).
+--patients, over P patient records with repeat visits (P from 1 to N). With --units, spreads them
+over U facilities (1 to ${maxSeededFacilities}) in a tree made under MAIN: a country, regions,
+districts of about ${facilitiesPerDistrict} facilities, the facilities; each patient record and
+its assessments in one facility, busier facilities seeing more. Without it, every record is in
+MAIN. S seeds the choices, the units' codes and names included (1).
 `;
 
 const seedUsername = 'seed-data';
@@ -50,16 +55,19 @@ export async function runSeedCommand(
   const { values } = parseOptions(args, {
     assessments: { type: 'string' },
     patients: { type: 'string' },
+    units: { type: 'string' },
     seed: { type: 'string', default: '1' },
   });
   const count = Number(values.assessments);
   const patients = values.patients === undefined ? undefined : Number(values.patients);
+  const units = values.units === undefined ? undefined : Number(values.units);
   const seed = Number(values.seed);
   if (
     !Number.isInteger(count) ||
     count < 1 ||
     !Number.isInteger(seed) ||
-    (patients !== undefined && (!Number.isInteger(patients) || patients < 1 || patients > count))
+    (patients !== undefined && (!Number.isInteger(patients) || patients < 1 || patients > count)) ||
+    (units !== undefined && (!Number.isInteger(units) || units < 1 || units > maxSeededFacilities))
   ) {
     io.stderr.write(usage);
     return 2;
@@ -79,6 +87,7 @@ export async function runSeedCommand(
     await seedAssessments(context, {
       assessments: count,
       ...(patients === undefined ? {} : { patients }),
+      ...(units === undefined ? {} : { units }),
       seed,
       user,
       onProgress: (written) => {

@@ -5,7 +5,13 @@
  */
 
 /** The resource types the FHIR API serves, as scopes name them. */
-export const FHIR_SCOPE_TYPES = ['Patient', 'RiskAssessment', 'Observation', 'Condition'] as const;
+export const FHIR_SCOPE_TYPES = [
+  'Patient',
+  'RiskAssessment',
+  'Observation',
+  'Condition',
+  'Organization',
+] as const;
 
 /** A scope as the server holds it: a resource type (or `*`) and the permissions it gives. */
 export interface SystemScope {

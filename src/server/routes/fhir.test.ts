@@ -18,6 +18,7 @@ const validateFhir = fhirValidator([
   'CapabilityStatement',
   'Observation',
   'Condition',
+  'Organization',
 ]);
 
 interface FhirJson {
@@ -167,6 +168,15 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       .orderBy('id')
       .execute();
 
+  const mainUnitId = async () =>
+    (
+      await t.database.db
+        .selectFrom('org_units')
+        .select('id')
+        .where('code', '=', 'MAIN')
+        .executeTakeFirstOrThrow()
+    ).id;
+
   it('states what it supports in a CapabilityStatement, to anyone', async () => {
     const response = await get('/fhir/metadata');
     expect(response.statusCode).toBe(200);
@@ -210,6 +220,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       ['Observation', ['read'], []],
       ['Condition', ['read'], []],
       ['Patient', ['read', 'search-type'], ['identifier:token']],
+      ['Organization', ['read'], []],
     ]);
   });
 
@@ -240,6 +251,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       name: [{ text: 'Amina Okafor' }],
       gender: 'female',
       birthDate: '1967-05-04',
+      managingOrganization: { reference: `Organization/${await mainUnitId()}` },
     });
   });
 
@@ -292,10 +304,10 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as FhirJson);
-    // Amina's Patient and her 3 live visits (4 Observations and 6 RiskAssessments each), the
-    // unlinked assessment (its Patient, 4 Observations, its Condition, 6 RiskAssessments); nothing
-    // of the deleted patient record, which the API answers 404.
-    expect(lines).toHaveLength(1 + 3 * 10 + 12);
+    // Amina's unit (MAIN), her Patient and her 3 live visits (4 Observations and 6
+    // RiskAssessments each), the unlinked assessment (its Patient, 4 Observations, its Condition,
+    // 6 RiskAssessments); nothing of the deleted patient record, which the API answers 404.
+    expect(lines).toHaveLength(1 + 1 + 3 * 10 + 12);
     expect(JSON.stringify(lines)).not.toContain(gone.id);
     for (const resource of lines) {
       expect(await read(doctor, `/fhir/${resource.resourceType}/${resource.id ?? ''}`)).toEqual(
@@ -306,6 +318,9 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       lines.map((resource) => `${resource.resourceType}/${resource.id ?? ''}`),
     );
     for (const reference of new Set(referencesIn(lines))) expect(written).toContain(reference);
+    expect(lines.find((resource) => resource.id === amina.id)?.managingOrganization).toEqual({
+      reference: `Organization/${await mainUnitId()}`,
+    });
 
     for (const assessment of [...visits, unlinked]) {
       const bundle = (
@@ -772,6 +787,82 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
         resource,
       );
     }
+  });
+
+  it("reads an organisation unit as an Organization, which a Patient's managingOrganization names, versioned like the other reads", async () => {
+    const mainId = await mainUnitId();
+    const unitRequest = async (
+      method: 'POST' | 'PUT',
+      url: string,
+      payload: object,
+      version?: number,
+    ) => {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: {
+          cookie: admin.cookie,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response.json<{ id: string; version: number; updatedAt: string }>();
+    };
+    const facility = await unitRequest('POST', '/api/org-units', {
+      code: 'KAN-014',
+      name: 'Kanyama clinic',
+      parentId: mainId,
+    });
+    const url = `/fhir/Organization/${facility.id}`;
+    expect(await read(doctor, url)).toEqual({
+      resourceType: 'Organization',
+      id: facility.id,
+      meta: { versionId: '1', lastUpdated: facility.updatedAt },
+      identifier: [{ system: 'urn:triage:org-unit', value: 'KAN-014' }],
+      active: true,
+      name: 'Kanyama clinic',
+      partOf: { reference: `Organization/${mainId}` },
+    });
+    // The top of the tree is part of nothing; every Patient's unit is readable.
+    const main = await read(doctor, `/fhir/Organization/${mainId}`);
+    expect(main).toMatchObject({ identifier: [{ value: 'MAIN' }], active: true });
+    expect(main).not.toHaveProperty('partOf');
+    const patient = await read(doctor, `/fhir/Patient/${amina.id}`);
+    const managing = (patient.managingOrganization as { reference: string }).reference;
+    expect(await read(doctor, `/fhir/${managing}`)).toEqual(main);
+
+    const first = await get(url, { cookie: doctor.cookie });
+    expect(first.headers.etag).toBe('W/"1"');
+    expect(first.headers['last-modified']).toBe(new Date(facility.updatedAt).toUTCString());
+    const held = await get(url, { cookie: doctor.cookie, 'if-none-match': 'W/"1"' });
+    expect([held.statusCode, held.body]).toEqual([304, '']);
+
+    // A change raises the version; a closed unit is inactive and still readable.
+    t.advance(60_000);
+    await unitRequest(
+      'PUT',
+      `/api/org-units/${facility.id}`,
+      { code: 'KAN-014', name: 'Kanyama health centre', parentId: mainId },
+      1,
+    );
+    t.advance(60_000);
+    const closed = await unitRequest('POST', `/api/org-units/${facility.id}/close`, {}, 2);
+    const changed = await get(url, { cookie: doctor.cookie, 'if-none-match': 'W/"1"' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).toBe(`W/"${closed.version}"`);
+    expect(changed.json()).toMatchObject({
+      meta: { versionId: String(closed.version), lastUpdated: closed.updatedAt },
+      name: 'Kanyama health centre',
+      active: false,
+    });
+
+    const audited = (await auditRows()).map((row) => `${row.target_type}/${row.target_id}`);
+    expect(audited).toContain(`Organization/${facility.id}`);
+    await refused('/fhir/Organization/019a8f6e-0000-7000-8000-00000000dead', 401, 'login');
+    await refused('/fhir/Organization/019a8f6e-0000-7000-8000-00000000dead', 404, 'not-found', {
+      cookie: doctor.cookie,
+    });
   });
 
   it('searches as R4 says: every form of the Patient, the self link showing what was used', async () => {

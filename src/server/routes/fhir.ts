@@ -12,6 +12,7 @@ import {
   metadataQuerySchema,
   observationResourceSchema,
   operationOutcomeSchema,
+  organizationResourceSchema,
   patientResourceSchema,
   patientSearchSchema,
   riskAssessmentResourceSchema,
@@ -27,6 +28,7 @@ import { AppError } from '../errors.ts';
 import {
   capabilityStatement,
   readAssessmentPart,
+  readOrganization,
   readPatient,
   searchPatients,
   searchRiskAssessments,
@@ -360,6 +362,27 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
           request,
           reply,
           await readPatient(context, reader(request), request.params.id),
+        ),
+    );
+
+    app.get(
+      '/Organization/:id',
+      {
+        config: readAccess,
+        schema: {
+          summary: 'One organisation unit as an Organization (audited as fhir_read)',
+          description:
+            "The unit's id; a Patient's managingOrganization and an Organization's partOf name it. A closed unit is inactive.",
+          tags,
+          params: fhirIdParamsSchema,
+          response: { 200: organizationResourceSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        sendResource(
+          request,
+          reply,
+          await readOrganization(context, reader(request), request.params.id),
         ),
     );
 

@@ -41,7 +41,18 @@ const validateFhir = fhirValidator([
   'Condition',
   'RiskAssessment',
   'OperationOutcome',
+  'Organization',
 ]);
+
+/** The managingOrganization of a patient record's Patient: the record's unit. */
+async function managingOrganizationOf(t: TestApp, recordId: string) {
+  const { org_unit_id } = await t.database.db
+    .selectFrom('patient_records')
+    .select('org_unit_id')
+    .where('id', '=', recordId)
+    .executeTakeFirstOrThrow();
+  return { reference: `Organization/${org_unit_id}` };
+}
 
 /** Every `reference` value anywhere inside a resource. */
 function referencesIn(value: unknown): string[] {
@@ -200,10 +211,13 @@ describe.each(testDatabases())('patient records in reports and FHIR on $engine',
           name: [{ text: 'Amina Okafor' }],
           gender: 'female',
           birthDate: '1964-03-02',
+          managingOrganization: await managingOrganizationOf(t, patientId()),
         },
       ]);
       const subjects = resources.flatMap((r) => (r.subject ? [r.subject.reference] : []));
-      expect(subjects).toHaveLength(resources.length - 1);
+      // Every resource but the Patient and its unit's Organization (MAIN, at the top) has it.
+      expect(resources.filter((r) => r.resourceType === 'Organization')).toHaveLength(1);
+      expect(subjects).toHaveLength(resources.length - 2);
       expect(new Set(subjects)).toEqual(new Set([`Patient/${patientId()}`]));
       // Relative references resolve against the entries' base: the read API's URLs.
       const fullUrls = new Set(bundle.entry.map((entry) => entry.fullUrl));
@@ -387,6 +401,7 @@ describe.each(testDatabases())('the bulk FHIR file over many pages on $engine', 
       id: recordPatientId('b'),
       meta: { versionId: '1', lastUpdated: records.b.updatedAt },
       identifier: [{ system: 'urn:triage:patient-number', value: 'MRN-B' }],
+      managingOrganization: await managingOrganizationOf(t, recordPatientId('b')),
     });
     // Each patient comes with its newest assessment.
     const patientLine = resources.findIndex((r) => r.id === recordPatientId('a'));

@@ -12,6 +12,7 @@ import {
   type ExportRecord,
   type ExportSummary,
 } from '../db/repositories/exports.ts';
+import { orgUnitsRepository, type OrgUnitRow } from '../db/repositories/org-units.ts';
 import { presentAssessment } from '../presenters/assessment.ts';
 import { localDate } from '../time.ts';
 import { storedPatientInput } from './assessment-records.ts';
@@ -21,6 +22,7 @@ import { recordAudit } from './audit.ts';
 import {
   assessmentResources,
   failedAssessmentOutcome,
+  organizationsUpFrom,
   patientRecordResource,
   type LinkedPatient,
 } from './fhir.ts';
@@ -294,6 +296,15 @@ export async function assessmentsReportText(
 }
 
 /** The patient record a bulk FHIR record names, with its Patient only where first met. */
+/** What a bulk FHIR file names its identifiers by, and the units its Patients name. */
+interface FhirSystems {
+  patient: string;
+  orgUnit: string;
+  units: ReadonlyMap<string, OrgUnitRow>;
+  /** The units whose Organizations the file has written so far. */
+  writtenUnits: Set<string>;
+}
+
 function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPatient | undefined {
   const patient = record.linkedPatient;
   if (patient === undefined) return undefined;
@@ -304,6 +315,7 @@ function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPa
       name: patient.name,
       birthDate: patient.birth_date,
       gender: patient.gender,
+      orgUnitId: patient.org_unit_id,
       version: patient.version,
       updatedAt: patient.updated_at,
     },
@@ -317,20 +329,34 @@ function linkedPatient(record: ExportRecord, identifierSystem: string): LinkedPa
  * for an assessment whose patient record is deleted, which the read API answers 404 as if it
  * never were (every line of the file reads there under its own id).
  */
-function fhirLines(record: ExportRecord, identifierSystem: string): string {
+function fhirLines(record: ExportRecord, systems: FhirSystems): string {
   if (record.linkedPatient !== undefined && record.linkedPatient.deleted_at !== null) return '';
-  const linked = linkedPatient(record, identifierSystem);
+  const linked = linkedPatient(record, systems.patient);
+  // A Patient written here brings the Organizations it names that the file does not have yet.
+  const organizations =
+    linked?.included === true
+      ? organizationsUpFrom(
+          linked.record.orgUnitId,
+          systems.units,
+          systems.writtenUnits,
+          systems.orgUnit,
+        )
+      : [];
   let resources: object[];
   try {
-    resources = assessmentResources(
-      presentRecord(record),
-      record.reviews,
-      { version: record.assessment.review_version, at: record.assessment.reviewed_at },
-      linked,
-    );
+    resources = [
+      ...organizations,
+      ...assessmentResources(
+        presentRecord(record),
+        record.reviews,
+        { version: record.assessment.review_version, at: record.assessment.reviewed_at },
+        linked,
+      ),
+    ];
   } catch {
     // The patient's other assessments in the file still refer to the Patient it was to bring.
     resources = [
+      ...organizations,
       ...(linked?.included === true
         ? [patientRecordResource(linked.record, linked.identifierSystem)]
         : []),
@@ -345,7 +371,8 @@ function fhirLines(record: ExportRecord, identifierSystem: string): string {
  * resource a line, with the read API's ids, references by type and id. An assessment whose
  * resources cannot be made is an OperationOutcome line instead. The Patient of a patient record
  * comes once in the file, before the resources of its newest assessment there; its other
- * assessments refer to it.
+ * assessments refer to it. The Organizations of its unit and the units above come once too,
+ * before the first Patient that names them.
  */
 export async function fhirNdjson(
   context: AppContext,
@@ -353,10 +380,18 @@ export async function fhirNdjson(
   query: ExportQuery,
 ): Promise<ExportFile> {
   await auditBulkExport(context, requester, 'fhir.ndjson');
+  const systems: FhirSystems = {
+    patient: context.config.patientIdSystem,
+    orgUnit: context.config.orgUnitIdSystem,
+    units: new Map(
+      (await orgUnitsRepository.list(context.database.db)).map((unit) => [unit.id, unit]),
+    ),
+    writtenUnits: new Set(),
+  };
   return {
     fileName: `assessments-fhir-${today(context)}.ndjson`,
     body: downloadBody('', recordPages(context, query, { markRepeatedPatients: true }), (record) =>
-      fhirLines(record, context.config.patientIdSystem),
+      fhirLines(record, systems),
     ),
   };
 }

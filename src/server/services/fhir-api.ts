@@ -4,6 +4,7 @@ import type {
   CapabilityStatement,
   Condition as FhirCondition,
   Observation,
+  Organization,
   Patient,
   RiskAssessment,
 } from '@medplum/fhirtypes';
@@ -12,6 +13,7 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import { fhirDefaultPageSize, fhirMaxPageSize, fhirTexts } from '../../shared/api/fhir.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository } from '../db/repositories/exports.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import {
   fhirReadsRepository,
   type AssessmentOrder,
@@ -26,7 +28,12 @@ import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
 import { getLiveAssessment } from './assessments.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
-import { assessmentResources, patientRecordResource, type LinkedPatient } from './fhir.ts';
+import {
+  assessmentResources,
+  organizationResource,
+  patientRecordResource,
+  type LinkedPatient,
+} from './fhir.ts';
 
 /** Who reads: a signed-in user or an API token (as the audit trail names it), and from where. */
 export interface FhirReader {
@@ -62,6 +69,7 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
       name: record.name,
       birthDate: record.birth_date,
       gender: record.gender,
+      orgUnitId: record.org_unit_id,
       version: record.version,
       updatedAt: record.updated_at,
     },
@@ -172,6 +180,21 @@ export async function readPatient(
   if (patient?.id !== id) throw notFound();
   await auditRead(context, reader, { type: 'Patient', id });
   return patient;
+}
+
+/**
+ * The Organization of an organisation unit, closed ones included (inactive): a Patient's
+ * managingOrganization and an Organization's partOf name them. Audited as fhir_read.
+ */
+export async function readOrganization(
+  context: AppContext,
+  reader: FhirReader,
+  id: string,
+): Promise<Organization> {
+  const unit = await orgUnitsRepository.findById(context.database.db, id);
+  if (unit === undefined) throw notFound();
+  await auditRead(context, reader, { type: 'Organization', id });
+  return organizationResource(unit, context.config.orgUnitIdSystem);
 }
 
 /** Where a page begins: an assessment's position and how many of its RiskAssessments went before. */
@@ -632,6 +655,13 @@ export function capabilityStatement(base: string, now: Date): CapabilityStatemen
                   'SYSTEM|VALUE or VALUE: the patient number (compared without case) under the patient number system.',
               },
             ],
+          },
+          {
+            type: 'Organization',
+            versioning: 'versioned',
+            interaction: [{ code: 'read' }],
+            documentation:
+              "An organisation unit (a facility, district, region or the country): its code under TRIAGE_ORG_UNIT_ID_SYSTEM, partOf its parent unit; inactive once closed. A Patient's managingOrganization names it.",
           },
         ],
       },

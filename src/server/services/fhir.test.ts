@@ -7,6 +7,8 @@ import { fhirValidator } from '../testing/fhir-schema.ts';
 import {
   assessmentResources,
   fhirBundle,
+  organizationResource,
+  organizationsUpFrom,
   type AssessmentResource,
   type LinkedPatient,
 } from './fhir.ts';
@@ -14,7 +16,14 @@ import {
 const base = 'https://triage.clinic.example/fhir';
 const unreviewed = { version: 0, at: null };
 
-const validate = fhirValidator(['Bundle', 'Patient', 'Observation', 'Condition', 'RiskAssessment']);
+const validate = fhirValidator([
+  'Bundle',
+  'Patient',
+  'Observation',
+  'Condition',
+  'RiskAssessment',
+  'Organization',
+]);
 
 /** An assessment as the API shows it, scored by the engine like a stored one. */
 function assessmentOf(input: PatientData, signedOff = false): Assessment {
@@ -262,6 +271,7 @@ describe('FHIR resources of an assessment', () => {
         name: 'Amina Okafor',
         birthDate: '1964-03-02',
         gender: 'Female',
+        orgUnitId: '019a8f6e-0000-7000-8000-00000000f001',
         version: 3,
         updatedAt: '2026-11-21T08:00:00.000Z',
         ...record,
@@ -282,6 +292,7 @@ describe('FHIR resources of an assessment', () => {
           name: [{ text: 'Amina Okafor' }],
           gender: 'female',
           birthDate: '1964-03-02',
+          managingOrganization: { reference: 'Organization/019a8f6e-0000-7000-8000-00000000f001' },
         },
       ]);
       expect(resources[0]).toBe(patients[0]);
@@ -302,6 +313,7 @@ describe('FHIR resources of an assessment', () => {
       expect(Object.keys(patient ?? {}).sort()).toEqual([
         'id',
         'identifier',
+        'managingOrganization',
         'meta',
         'resourceType',
       ]);
@@ -353,5 +365,63 @@ describe('FHIR resources of an assessment', () => {
       expect(referring.map((r) => r.resourceType)).not.toContain('Patient');
       expect(referring).toEqual(written.slice(1));
     });
+  });
+});
+
+describe('the Organization of an organisation unit', () => {
+  const unit = {
+    id: '019a8f6e-0000-7000-8000-00000000f001',
+    code: 'KAN-014',
+    code_key: 'kan-014',
+    name: 'Kanyama clinic',
+    parent_id: '019a8f6e-0000-7000-8000-00000000d001',
+    closed_at: null,
+    version: 4,
+    created_at: '2026-11-01T08:00:00.000Z',
+    updated_at: '2026-11-20T08:00:00.000Z',
+  };
+  const district = {
+    ...unit,
+    id: '019a8f6e-0000-7000-8000-00000000d001',
+    code: 'LSK',
+    code_key: 'lsk',
+    name: 'Lusaka district',
+    parent_id: null,
+  };
+  const system = 'https://health.example/fhir/facility-code';
+
+  it('has its code as an identifier, its name, and its parent as partOf', () => {
+    const organization = organizationResource(unit, system);
+    expect(organization).toEqual({
+      resourceType: 'Organization',
+      id: unit.id,
+      meta: { versionId: '4', lastUpdated: '2026-11-20T08:00:00.000Z' },
+      identifier: [{ system, value: 'KAN-014' }],
+      active: true,
+      name: 'Kanyama clinic',
+      partOf: { reference: 'Organization/019a8f6e-0000-7000-8000-00000000d001' },
+    });
+    expect(validate(organization)).toEqual([]);
+  });
+
+  it('is inactive once closed, and the top of the tree is part of nothing', () => {
+    const organization = organizationResource(
+      { ...unit, parent_id: null, closed_at: '2026-11-21T08:00:00.000Z' },
+      system,
+    );
+    expect(organization.active).toBe(false);
+    expect(organization).not.toHaveProperty('partOf');
+    expect(validate(organization)).toEqual([]);
+  });
+
+  it('comes with the units above it, top first, each once in a file', () => {
+    const units = new Map([unit, district].map((row) => [row.id, row]));
+    const written = new Set<string>();
+    expect(organizationsUpFrom(unit.id, units, written, system).map((o) => o.id)).toEqual([
+      district.id,
+      unit.id,
+    ]);
+    expect(organizationsUpFrom(unit.id, units, written, system)).toEqual([]);
+    expect(organizationsUpFrom(district.id, units, written, system)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type {
   Meta,
   Observation,
   OperationOutcome,
+  Organization,
   Patient,
   Reference,
   Resource,
@@ -22,6 +23,7 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository, type ConditionReview } from '../db/repositories/exports.ts';
 import { fhirReadsRepository } from '../db/repositories/fhir-reads.ts';
+import { orgUnitsRepository, type OrgUnitRow } from '../db/repositories/org-units.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import type { Requester } from '../auth/requester.ts';
 import { getAssessment } from './assessments.ts';
@@ -29,6 +31,8 @@ import { recordAudit } from './audit.ts';
 import { formatScore } from '../../shared/display.ts';
 
 export type AssessmentResource = Patient | Observation | FhirCondition | RiskAssessment;
+/** What a download carries: an assessment's resources and the Organizations its Patient names. */
+export type ExportedResource = AssessmentResource | Organization;
 
 /**
  * How one resource points at another, everywhere (read API, bulk NDJSON, single download): by
@@ -174,6 +178,8 @@ export interface PatientRecordIdentity {
   /** YYYY-MM-DD. */
   birthDate: string | null;
   gender: 'Male' | 'Female' | null;
+  /** The organisation unit the record is registered at: the Patient's managingOrganization. */
+  orgUnitId: string;
   /** The record's version and last change: its Patient's meta. */
   version: number;
   updatedAt: string;
@@ -231,7 +237,48 @@ export function patientRecordResource(
     ...(record.name === null ? {} : { name: [{ text: record.name }] }),
     ...(record.gender === null ? {} : { gender: fhirGender(record.gender) }),
     ...(record.birthDate === null ? {} : { birthDate: record.birthDate }),
+    managingOrganization: { reference: `Organization/${record.orgUnitId}` },
   };
+}
+
+/**
+ * The Organization of an organisation unit: its code as an identifier, its name, inactive once
+ * closed, and its parent unit as partOf. Its id is the unit's, which every Patient registered
+ * there names as its managingOrganization.
+ */
+export function organizationResource(
+  unit: OrgUnitRow,
+  identifierSystem: string,
+): Organization & { id: string } {
+  return {
+    resourceType: 'Organization',
+    id: unit.id,
+    meta: { versionId: String(unit.version), lastUpdated: unit.updated_at },
+    identifier: [{ system: identifierSystem, value: unit.code }],
+    active: unit.closed_at === null,
+    name: unit.name,
+    ...(unit.parent_id === null ? {} : { partOf: { reference: `Organization/${unit.parent_id}` } }),
+  };
+}
+
+/**
+ * The Organizations a file must carry for a Patient of the unit to refer to nothing outside it:
+ * the unit's and those of the units above it (partOf), top first, leaving out those already
+ * written, which it marks written.
+ */
+export function organizationsUpFrom(
+  unitId: string,
+  units: ReadonlyMap<string, OrgUnitRow>,
+  written: Set<string>,
+  identifierSystem: string,
+): Array<Organization & { id: string }> {
+  const chain: Array<Organization & { id: string }> = [];
+  for (let unit = units.get(unitId); unit !== undefined && !written.has(unit.id);) {
+    written.add(unit.id);
+    chain.unshift(organizationResource(unit, identifierSystem));
+    unit = unit.parent_id === null ? undefined : units.get(unit.parent_id);
+  }
+  return chain;
 }
 
 /**
@@ -350,7 +397,7 @@ export function assessmentResources(
  * to the entries (FHIR R4's Bundle rules) and to the read API alike.
  */
 export function fhirBundle(
-  resources: readonly AssessmentResource[],
+  resources: readonly ExportedResource[],
   timestamp: Date,
   base: string,
 ): Bundle {
@@ -417,11 +464,26 @@ export async function loadAssessmentBundle(
             name: record.name,
             birthDate: record.birth_date,
             gender: record.gender,
+            orgUnitId: record.org_unit_id,
             version: record.version,
             updatedAt: record.updated_at,
           },
           identifierSystem: context.config.patientIdSystem,
           included: true,
         };
-  return fhirBundle(assessmentResources(assessment, reviews, review, linked), now, base);
+  // The Patient's unit and those above it come too, so that the bundle refers to nothing outside it.
+  const organizations =
+    record === undefined
+      ? []
+      : organizationsUpFrom(
+          record.org_unit_id,
+          new Map((await orgUnitsRepository.list(db)).map((unit) => [unit.id, unit])),
+          new Set(),
+          context.config.orgUnitIdSystem,
+        );
+  return fhirBundle(
+    [...assessmentResources(assessment, reviews, review, linked), ...organizations],
+    now,
+    base,
+  );
 }

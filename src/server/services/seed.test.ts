@@ -53,6 +53,13 @@ describe.each(testDatabases())('seeding on $engine', (testDatabase) => {
     expect(await db.selectFrom('patient_records').select('id').execute()).toEqual([]);
   });
 
+  it('puts everything in MAIN and makes no unit unless asked for units', async () => {
+    const db = t.database.db;
+    expect((await orgUnitsRepository.list(db)).map((unit) => unit.code)).toEqual(['MAIN']);
+    const units = await db.selectFrom('assessments').select('org_unit_id').distinct().execute();
+    expect(units).toEqual([{ org_unit_id: (await orgUnitsRepository.findMain(db))?.id }]);
+  });
+
   it('varies: every status, signed off, reviewed, deleted, notes with and without codes', async () => {
     const db = t.database.db;
     const statuses = await db.selectFrom('results').select('risk_status').distinct().execute();
@@ -312,6 +319,156 @@ describe.each(testDatabases())('seeding patients on $engine', (testDatabase) => 
     } finally {
       await again.close();
     }
+  });
+});
+
+describe.each(testDatabases())('seeding over units on $engine', (testDatabase) => {
+  const facilities = 130;
+  let t: TestApp;
+
+  async function seed(app: TestApp, options: { assessments: number; patients?: number }) {
+    const user = await app.database.db
+      .selectFrom('users')
+      .select(['id', 'display_name'])
+      .where('username', '=', 'seeder')
+      .executeTakeFirst();
+    const userId = user?.id ?? (await signedInAs(app, 'nurse', 'seeder', 'Seeder')).userId;
+    await seedAssessments(app.context, {
+      ...options,
+      units: facilities,
+      seed: 11,
+      batchSize: 200,
+      user: { id: userId, displayName: 'Seeder' },
+    });
+  }
+
+  /** The seeded tree, level by level from the country under MAIN, each unit with its parent's code. */
+  async function tree(app: TestApp) {
+    const units = await orgUnitsRepository.list(app.database.db);
+    const byId = new Map(units.map((unit) => [unit.id, unit]));
+    const main = units.find((unit) => unit.code === 'MAIN');
+    const levels: Array<typeof units> = [units.filter((unit) => unit.parent_id === main?.id)];
+    for (let depth = 1; depth < 5; depth++) {
+      const above = new Set(levels[depth - 1]?.map((unit) => unit.id));
+      levels.push(units.filter((unit) => unit.parent_id !== null && above.has(unit.parent_id)));
+    }
+    const shown = levels.map((level) =>
+      level.map((unit) => ({
+        code: unit.code,
+        name: unit.name,
+        parent: byId.get(unit.parent_id ?? '')?.code,
+      })),
+    );
+    return { units, levels, shown, byId };
+  }
+
+  /** Each assessment's code, unit and patient record, with the record's unit. */
+  async function placed(app: TestApp) {
+    return app.database.db
+      .selectFrom('assessments')
+      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
+      .select([
+        'assessments.assessment_code',
+        'assessments.org_unit_id',
+        'assessments.patient_record_id',
+        'patient_records.org_unit_id as record_unit_id',
+      ])
+      .orderBy('assessments.id')
+      .execute();
+  }
+
+  beforeAll(async () => {
+    t = await openTestApp(testDatabase);
+    await seed(t, { assessments: 600, patients: 150 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('makes a country, regions, districts of about 25 facilities, and the facilities', async () => {
+    const { levels } = await tree(t);
+    // 130 facilities: 6 districts (130 / 25, rounded up) in 2 regions (6 / 5, rounded up).
+    expect(levels.map((level) => level.length)).toEqual([1, 2, 6, facilities, 0]);
+    const [country, regions, districts, leaves] = levels;
+    const childrenOf = (unit: { id: string }, below: typeof leaves) =>
+      (below ?? []).filter((child) => child.parent_id === unit.id).length;
+    expect(regions?.map((region) => childrenOf(region, districts))).toEqual([3, 3]);
+    for (const district of districts ?? []) {
+      expect(childrenOf(district, leaves)).toBeGreaterThanOrEqual(21);
+      expect(childrenOf(district, leaves)).toBeLessThanOrEqual(22);
+    }
+    const code = country?.[0]?.code ?? '';
+    expect(code).toMatch(/^[A-Z]{3}$/);
+    expect(regions?.[0]).toMatchObject({
+      code: `${code}-R01`,
+      name: expect.stringMatching(/ Region$/) as unknown,
+    });
+    expect(districts?.[5]).toMatchObject({
+      code: `${code}-D006`,
+      name: expect.stringMatching(/ District$/) as unknown,
+    });
+    expect(
+      leaves
+        ?.map((unit) => unit.code)
+        .sort()
+        .at(-1),
+    ).toBe(`${code}-F0130`);
+    for (const facility of leaves ?? []) {
+      expect(facility.name).toMatch(/ (Clinic|Health Centre|Health Post|District Hospital)$/);
+    }
+  });
+
+  it('puts every assessment in a facility, in the same one as its patient record', async () => {
+    const { levels } = await tree(t);
+    const facilityIds = new Set(levels[3]?.map((unit) => unit.id));
+    const rows = await placed(t);
+    expect(rows).toHaveLength(600);
+    for (const row of rows) {
+      expect(facilityIds.has(row.org_unit_id)).toBe(true);
+      expect(row.patient_record_id).not.toBeNull();
+      expect(row.org_unit_id).toBe(row.record_unit_id);
+    }
+    // 150 patients over 130 facilities: spread, not heaped on a few.
+    expect(new Set(rows.map((row) => row.org_unit_id)).size).toBeGreaterThan(50);
+  });
+
+  it('leaves the users as they were', async () => {
+    const rows = await t.database.db
+      .selectFrom('user_units')
+      .innerJoin('org_units', 'org_units.id', 'user_units.org_unit_id')
+      .select('org_units.code')
+      .distinct()
+      .execute();
+    expect(rows).toEqual([{ code: 'MAIN' }]);
+  });
+
+  it('is reproducible from its seed: the same tree, each record in the same facility', async () => {
+    const again = await openTestApp(testDatabase);
+    try {
+      await seed(again, { assessments: 600, patients: 150 });
+      expect((await tree(again)).shown).toEqual((await tree(t)).shown);
+      const facilityCodes = async (app: TestApp) => {
+        const { byId } = await tree(app);
+        return (await placed(app)).map((row) => [
+          row.assessment_code,
+          byId.get(row.org_unit_id)?.code,
+        ]);
+      };
+      expect(await facilityCodes(again)).toEqual(await facilityCodes(t));
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('seeds again into the same tree, and without patient records puts each assessment in a facility', async () => {
+    const before = (await tree(t)).units.length;
+    await seed(t, { assessments: 40 });
+    const { units, levels } = await tree(t);
+    expect(units).toHaveLength(before);
+    const facilityIds = new Set(levels[3]?.map((unit) => unit.id));
+    const unlinked = (await placed(t)).filter((row) => row.patient_record_id === null);
+    expect(unlinked).toHaveLength(40);
+    for (const row of unlinked) expect(facilityIds.has(row.org_unit_id)).toBe(true);
   });
 });
 

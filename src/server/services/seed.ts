@@ -22,6 +22,8 @@ import { timeOrderedId } from '../ids.ts';
 import { newAssessmentRows, type PatientInput } from './assessment-records.ts';
 import { seedPatients } from './seed-patients.ts';
 import { unitForNewRecord } from './record-units.ts';
+import { facilityChooser, seededUnitRows, seededUnitTree } from './seed-units.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 
 /** A small, fast, seedable generator (mulberry32), so that a seed always gives the same data. */
 export function seededRandom(seed: number): () => number {
@@ -239,6 +241,12 @@ export interface SeedOptions {
    */
   patients?: number;
   seed: number;
+  /**
+   * Facilities to spread the records over, in a tree of their own (seed-units.ts) under the
+   * unit the records would otherwise go to; each patient record and its assessments in one.
+   * Without it, every record goes where a save of the user's would.
+   */
+  units?: number;
   /** The user recorded as creator, signer and reviewer of the seeded records. */
   user: { id: string; displayName: string };
   /** Records per transaction. */
@@ -299,6 +307,34 @@ export async function seedAssessments(context: AppContext, options: SeedOptions)
   }
 }
 
+/**
+ * Stores the seed's tree of units (seed-units.ts) under `parentId`, reusing units whose codes are
+ * taken, and returns a draw of one of its facilities, busier ones more often.
+ */
+async function seedFacilities(
+  context: AppContext,
+  random: () => number,
+  facilities: number,
+  parentId: string,
+): Promise<() => string> {
+  const db = context.database.db;
+  const tree = seededUnitTree(random, facilities);
+  const now = context.now();
+  const bytes = seededBytes(random);
+  const existing = await orgUnitsRepository.list(db);
+  const { rows, ids } = seededUnitRows(tree, {
+    topParentId: parentId,
+    existingIds: new Map(existing.map((unit) => [unit.code_key, unit.id])),
+    newId: () => timeOrderedId(now.getTime(), bytes),
+    at: now.toISOString(),
+  });
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) await orgUnitsRepository.insert(trx, row);
+  });
+  const choose = facilityChooser(tree);
+  return () => ids[choose(random)] ?? parentId;
+}
+
 async function writeAssessments(context: AppContext, options: SeedOptions): Promise<void> {
   const random = seededRandom(options.seed);
   const batchSize = options.batchSize ?? 2000;
@@ -321,8 +357,16 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
           assessments: options.assessments,
           endLocalDate: localDate(new Date(end)),
         });
-  // The seeded records go where a save of their author's would.
+  // The seeded records go where a save of their author's would, or to the facilities of a tree
+  // made there.
   const orgUnitId = await unitForNewRecord(context.database.db, { userId: options.user.id });
+  // The units draw from a generator of their own, so that a seed without them is unchanged.
+  const unitRandom = seededRandom(options.seed ^ 0x756e6974);
+  const facilityOf =
+    options.units === undefined
+      ? () => orgUnitId
+      : await seedFacilities(context, unitRandom, options.units, orgUnitId);
+  const recordUnits: string[] = [];
   const recordIds = Array.from(
     { length: options.patients ?? 0 },
     (): string | undefined => undefined,
@@ -343,22 +387,28 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
       const code = generateAssessmentCode(createdMs, random);
       const input = patientData(random);
       let recordId: string | null = null;
-      if (patients !== undefined) {
+      let unitId: string;
+      if (patients === undefined) {
+        unitId = facilityOf();
+      } else {
         const patient = patients.patientOf(written + i);
         recordId = recordIds[patient] ?? null;
         if (recordId === null) {
           recordId = timeOrderedId(createdMs, patientBytes);
           recordIds[patient] = recordId;
+          recordUnits[patient] = facilityOf();
           const { record, words } = patients.record(
             patient,
             recordId,
             at,
             options.user.id,
-            orgUnitId,
+            recordUnits[patient],
           );
           rows.patient_records.push(record);
           rows.patient_record_words.push(...words);
         }
+        // A patient's assessments are done where their record is.
+        unitId = recordUnits[patient] ?? orgUnitId;
         input.demographics = patients.measure(patient, createdLocalDate, input.demographics);
       }
       const result = score(input);
@@ -376,7 +426,7 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         localDate: createdLocalDate,
         createdBy: options.user.id,
         patientRecordId: recordId,
-        orgUnitId,
+        orgUnitId: unitId,
         signedOffBy: signedOff ? options.user : undefined,
         deletedBy: deleted ? options.user.id : undefined,
         withRiskRank: false,

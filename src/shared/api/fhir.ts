@@ -65,6 +65,9 @@ export const conditionResourceSchema = resource('Condition').describe(
   'application/fhir+json Condition: a condition diagnosed at the assessment',
 );
 export const patientResourceSchema = resource('Patient').describe('application/fhir+json Patient');
+export const organizationResourceSchema = resource('Organization').describe(
+  'application/fhir+json Organization: an organisation unit',
+);
 export const searchsetBundleSchema = resource('Bundle').describe(
   'application/fhir+json Bundle of type searchset, with total and a next link while more remain',
 );

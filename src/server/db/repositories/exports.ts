@@ -32,7 +32,15 @@ export type ExportReview = ConditionReview &
 /** What a bulk export shows of the patient record an assessment names. */
 export type ExportPatientRecord = Pick<
   PatientRecordRow,
-  'id' | 'number' | 'name' | 'birth_date' | 'gender' | 'deleted_at' | 'version' | 'updated_at'
+  | 'id'
+  | 'number'
+  | 'name'
+  | 'birth_date'
+  | 'gender'
+  | 'org_unit_id'
+  | 'deleted_at'
+  | 'version'
+  | 'updated_at'
 >;
 
 /** One assessment with every row hanging off it, as a bulk export reads it. */
@@ -292,6 +300,7 @@ export const exportsRepository = {
           'patient_records.name as patient_record_name',
           'patient_records.birth_date as patient_record_birth_date',
           'patient_records.gender as patient_record_gender',
+          'patient_records.org_unit_id as patient_record_org_unit_id',
           'patient_records.deleted_at as patient_record_deleted_at',
           'patient_records.version as patient_record_version',
           'patient_records.updated_at as patient_record_updated_at',
@@ -389,6 +398,7 @@ export const exportsRepository = {
           patient_record_name,
           patient_record_birth_date,
           patient_record_gender,
+          patient_record_org_unit_id,
           patient_record_deleted_at,
           patient_record_version,
           patient_record_updated_at,
@@ -436,6 +446,7 @@ export const exportsRepository = {
           linkedPatient:
             assessment.patient_record_id === null ||
             patient_record_number === null ||
+            patient_record_org_unit_id === null ||
             patient_record_version === null ||
             patient_record_updated_at === null
               ? undefined
@@ -445,6 +456,7 @@ export const exportsRepository = {
                   name: patient_record_name,
                   birth_date: patient_record_birth_date,
                   gender: patient_record_gender,
+                  org_unit_id: patient_record_org_unit_id,
                   deleted_at: patient_record_deleted_at,
                   version: patient_record_version,
                   updated_at: patient_record_updated_at,
