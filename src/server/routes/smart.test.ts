@@ -134,6 +134,7 @@ describe.each(testDatabases())('SMART Backend Services on $engine', (testDatabas
         'system/RiskAssessment.rs',
         'system/Observation.rs',
         'system/Condition.rs',
+        'system/Organization.rs',
       ],
       capabilities: ['client-confidential-asymmetric'],
     });
@@ -313,10 +314,16 @@ describe.each(testDatabases())('SMART Backend Services on $engine', (testDatabas
     const search = await get('/fhir/Patient?identifier=MRN-0042');
     expect(search.statusCode, search.body).toBe(200);
 
+    const main = await t.database.db
+      .selectFrom('org_units')
+      .select('id')
+      .where('code', '=', 'MAIN')
+      .executeTakeFirstOrThrow();
     for (const url of [
       `/fhir/RiskAssessment/${assessment.id}.DM2`,
       `/fhir/RiskAssessment?patient=${amina.id}`,
       `/fhir/Observation/${assessment.id}.bmi`,
+      `/fhir/Organization/${main.id}`,
     ]) {
       const refused = await get(url);
       expect(refused.statusCode, url).toBe(403);
@@ -383,7 +390,7 @@ describe.each(testDatabases())('SMART Backend Services on $engine', (testDatabas
         target_type: 'Patient',
         outcome: 'success',
       },
-      ...Array.from({ length: 4 }, () => ({
+      ...Array.from({ length: 5 }, () => ({
         username: 'fhir-client:registry',
         action: 'fhir_read',
         target_type: 'route',
