@@ -205,6 +205,25 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
       }
     ).rest;
     expect(rest[0]?.security.description).toMatch(/session.*Bearer/s);
+    // SMART on FHIR: the service, and where a backend service asks for its token.
+    expect(rest[0]?.security).toMatchObject({
+      service: [
+        {
+          coding: [
+            {
+              system: 'http://terminology.hl7.org/CodeSystem/restful-security-service',
+              code: 'SMART-on-FHIR',
+            },
+          ],
+        },
+      ],
+      extension: [
+        {
+          url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+          extension: [{ url: 'token', valueUri: 'http://localhost:80/api/oauth/token' }],
+        },
+      ],
+    });
     expect(
       rest[0]?.resource.map((resource) => [
         resource.type,

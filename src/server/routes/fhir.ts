@@ -19,6 +19,7 @@ import {
   riskAssessmentSearchSchema,
   searchsetBundleSchema,
 } from '../../shared/api/fhir.ts';
+import { oauthTokenPath } from '../../shared/api/smart.ts';
 import { apiTokenActor } from '../services/api-tokens.ts';
 import { fhirClientActor } from '../services/fhir-clients.ts';
 import { recordAudit } from '../services/audit.ts';
@@ -44,7 +45,16 @@ const fhirJson = 'application/fhir+json; charset=utf-8';
  * the request's host is not the one clients use), else the request's protocol and host.
  */
 export function fhirBase(context: AppContext, request: FastifyRequest): string {
-  return `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}/fhir`;
+  return `${publicBase(context, request)}/fhir`;
+}
+
+/** The SMART token endpoint's URL, the `aud` its assertions name. */
+export function tokenEndpointOf(context: AppContext, request: FastifyRequest): string {
+  return `${publicBase(context, request)}${oauthTokenPath}`;
+}
+
+function publicBase(context: AppContext, request: FastifyRequest): string {
+  return context.config.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 /** Media types a client may ask for (Accept, or `_format`); all are answered as FHIR JSON. */
@@ -293,7 +303,13 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.type(fhirJson).send(asBody(capabilityStatement(base(request), context.now()))),
+        reply
+          .type(fhirJson)
+          .send(
+            asBody(
+              capabilityStatement(base(request), tokenEndpointOf(context, request), context.now()),
+            ),
+          ),
     );
 
     // An assessment's resources by id: its RiskAssessments, and what they refer to (the

@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   oauthErrorSchema,
+  oauthTokenPath,
   smartConfigurationSchema,
   tokenRequestSchema,
   tokenResponseSchema,
@@ -9,6 +10,7 @@ import {
 import { FHIR_SCOPE_TYPES } from '../auth/fhir-scopes.ts';
 import type { AppContext } from '../context.ts';
 import { recordAudit } from '../services/audit.ts';
+import { tokenEndpointOf } from './fhir.ts';
 import {
   ASSERTION_ALGORITHMS,
   claimedClientId,
@@ -17,13 +19,7 @@ import {
   type TokenRequest,
 } from '../services/fhir-clients.ts';
 
-const tokenPath = '/api/oauth/token';
 const formType = 'application/x-www-form-urlencoded';
-
-/** The token endpoint's URL, the `aud` its assertions name: built as every public URL is. */
-function tokenEndpointOf(context: AppContext, request: FastifyRequest): string {
-  return `${context.config.publicUrl ?? `${request.protocol}://${request.host}`}${tokenPath}`;
-}
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   return reply
@@ -102,7 +98,7 @@ export function smartRoutes(context: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
-      tokenPath,
+      oauthTokenPath,
       {
         config: { access: 'public' },
         schema: {

@@ -579,7 +579,11 @@ export async function searchPatients(
 const searchParameterDefinition = (name: string) => `http://hl7.org/fhir/SearchParameter/${name}`;
 
 /** What the server supports, as a CapabilityStatement (FHIR R4, JSON, read and search). */
-export function capabilityStatement(base: string, now: Date): CapabilityStatement {
+export function capabilityStatement(
+  base: string,
+  tokenEndpoint: string,
+  now: Date,
+): CapabilityStatement {
   const readAndSearch = [{ code: 'read' as const }, { code: 'search-type' as const }];
   return {
     resourceType: 'CapabilityStatement',
@@ -595,8 +599,26 @@ export function capabilityStatement(base: string, now: Date): CapabilityStatemen
         mode: 'server',
         security: {
           cors: false,
+          service: [
+            {
+              coding: [
+                {
+                  system: 'http://terminology.hl7.org/CodeSystem/restful-security-service',
+                  code: 'SMART-on-FHIR',
+                },
+              ],
+            },
+          ],
+          // SMART's oauth-uris: where a backend service asks for its token (the discovery
+          // document at .well-known/smart-configuration says the same).
+          extension: [
+            {
+              url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+              extension: [{ url: 'token', valueUri: tokenEndpoint }],
+            },
+          ],
           description:
-            'A signed-in session (its cookie), or an API token an administrator made: Authorization: Bearer <token>. Tokens read only.',
+            'A signed-in session (its cookie); an access token from the SMART Backend Services token endpoint (client credentials with a signed JWT, system scopes); or an API token an administrator made. Every token reads only: Authorization: Bearer <token>.',
         },
         resource: [
           {

@@ -5,6 +5,9 @@ import { z } from 'zod';
  * endpoint of the client credentials grant, authenticated with a signed JWT.
  */
 
+/** The OAuth 2.0 token endpoint's path, under the product's public base URL. */
+export const oauthTokenPath = '/api/oauth/token';
+
 export const smartConfigurationSchema = z.object({
   token_endpoint: z.string(),
   token_endpoint_auth_methods_supported: z.array(z.string()),
