@@ -334,6 +334,29 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
     const list = await call(admin, 'GET', '/api/users');
     const listed = list.json<{ items: User[] }>().items.find((item) => item.id === user.id);
     expect(listed?.units.map((unit) => unit.code)).toEqual(['F-1']);
+
+    // A closed unit is joined by no one; who works there already keeps it.
+    const closing = await add('F-2', main.id, 'Facility two');
+    const { user: staying } = await userOf('nurse', [closing.id]);
+    const closed = await call(admin, 'POST', `/api/org-units/${closing.id}/close`);
+    expect(closed.statusCode, closed.body).toBe(200);
+    const joining = await call(admin, 'POST', '/api/users', {
+      username: 'third-nurse',
+      role: 'nurse',
+      password: testPassword,
+      units: [closing.id],
+    });
+    expect(joining.statusCode).toBe(409);
+    expect(joining.json()).toMatchObject({ error: { code: 'unit_closed', field: 'units' } });
+    const moved = await call(admin, 'PATCH', `/api/users/${user.id}`, {
+      units: [facility.id, closing.id],
+    });
+    expect(moved.statusCode).toBe(409);
+    const kept = await call(admin, 'PATCH', `/api/users/${staying.id}`, {
+      units: [closing.id, main.id],
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json<User>().units.map((unit) => unit.code)).toEqual(['F-2', 'MAIN']);
   });
 
   it("puts a record in its patient's unit, else the user's only unit, else MAIN", async () => {

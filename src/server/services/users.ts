@@ -20,7 +20,12 @@ export interface Requester {
  * The units a user will work in, checked: each id names a unit, none twice. Left out for a new
  * user, the one unit while the tree has only one; otherwise they must be named.
  */
-async function userUnitIds(db: Executor, ids: readonly string[] | undefined): Promise<string[]> {
+async function userUnitIds(
+  db: Executor,
+  ids: readonly string[] | undefined,
+  /** Units the user works in already: kept even if closed since; a closed unit is not joined. */
+  held: readonly string[] = [],
+): Promise<string[]> {
   if (ids === undefined) {
     const units = await orgUnitsRepository.list(db);
     const only = units.length === 1 ? units[0] : undefined;
@@ -36,8 +41,12 @@ async function userUnitIds(db: Executor, ids: readonly string[] | undefined): Pr
   }
   const unique = [...new Set(ids)];
   for (const id of unique) {
-    if ((await orgUnitsRepository.findById(db, id)) === undefined) {
+    const unit = await orgUnitsRepository.findById(db, id);
+    if (unit === undefined) {
       throw new AppError(400, 'validation_failed', `units: No unit has the id ${id}.`, 'units');
+    }
+    if (unit.closed_at !== null && !held.includes(id)) {
+      throw new AppError(409, 'unit_closed', `units: The unit ${unit.code} is closed.`, 'units');
     }
   }
   if (unique.length === 0) {
@@ -172,7 +181,8 @@ export async function updateUser(
       }
     }
     if (changes.units !== undefined) {
-      await orgUnitsRepository.setUserUnits(trx, id, await userUnitIds(trx, changes.units));
+      const held = (await orgUnitsRepository.unitsOfUsers(trx, [id])).map((unit) => unit.id);
+      await orgUnitsRepository.setUserUnits(trx, id, await userUnitIds(trx, changes.units, held));
     }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
