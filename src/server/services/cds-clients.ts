@@ -121,6 +121,23 @@ function checkedIssuer(issuer: string): string {
   return issuer;
 }
 
+/**
+ * A client's keys as given at registration: a JWK Set stored (`jwks`, checked) or the URL it is
+ * read from (checked now, read again as calls need it); exactly one of them.
+ */
+export async function checkedKeySource(body: {
+  jwks?: unknown;
+  jwksUrl?: string;
+}): Promise<{ jwks: string | null; jwksUrl: string | null }> {
+  if ((body.jwks === undefined) === (body.jwksUrl === undefined)) {
+    throw invalid('Give either a JWK Set or a JWK Set URL.', 'jwks');
+  }
+  if (body.jwksUrl === undefined) return { jwks: await checkedJwks(body.jwks), jwksUrl: null };
+  const url = checkedJwksUrl(body.jwksUrl);
+  await checkedJwks(await fetchJwks(url), 'jwksUrl');
+  return { jwks: null, jwksUrl: url.href };
+}
+
 /** A registered client with the FHIR servers its calls may name. */
 export type CdsClient = CdsClientRow & { fhirServers: string[] };
 
@@ -145,18 +162,7 @@ export async function addCdsClient(
 ): Promise<CdsClient> {
   const issuer = checkedIssuer(body.issuer);
   const fhirServers = checkedFhirServers(body.fhirServers ?? []);
-  if ((body.jwks === undefined) === (body.jwksUrl === undefined)) {
-    throw invalid('Give either a JWK Set or a JWK Set URL.', 'jwks');
-  }
-  let jwks: string | null = null;
-  let jwksUrl: string | null = null;
-  if (body.jwksUrl !== undefined) {
-    const url = checkedJwksUrl(body.jwksUrl);
-    await checkedJwks(await fetchJwks(url), 'jwksUrl');
-    jwksUrl = url.href;
-  } else {
-    jwks = await checkedJwks(body.jwks);
-  }
+  const { jwks, jwksUrl } = await checkedKeySource(body);
   const now = context.now();
   const row: CdsClientRow = {
     id: timeOrderedId(now.getTime()),

@@ -19,9 +19,7 @@ import { recordAudit } from './audit.ts';
 import {
   CDS_ALGORITHMS,
   REMOTE_TIMEOUT_MS,
-  checkedJwks,
-  checkedJwksUrl,
-  fetchJwks,
+  checkedKeySource,
   type ClientRequester,
 } from './cds-clients.ts';
 
@@ -67,18 +65,7 @@ export async function addFhirClient(
   }
   const parsed = parseScopes(body.scope);
   if ('problem' in parsed) throw invalid(parsed.problem, 'scope');
-  if ((body.jwks === undefined) === (body.jwksUrl === undefined)) {
-    throw invalid('Give either a JWK Set or a JWK Set URL.', 'jwks');
-  }
-  let jwks: string | null = null;
-  let jwksUrl: string | null = null;
-  if (body.jwksUrl !== undefined) {
-    const url = checkedJwksUrl(body.jwksUrl);
-    await checkedJwks(await fetchJwks(url), 'jwksUrl');
-    jwksUrl = url.href;
-  } else {
-    jwks = await checkedJwks(body.jwks);
-  }
+  const { jwks, jwksUrl } = await checkedKeySource(body);
   const now = context.now();
   const row: FhirClientRow = {
     id: timeOrderedId(now.getTime()),
