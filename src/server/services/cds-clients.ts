@@ -39,7 +39,7 @@ export function cdsAlgorithmOf(key: JWK): (typeof CDS_ALGORITHMS)[number] | unde
  * Checks a JWK Set: an object with `keys`, no private or symmetric key among them, and at least
  * one ES384 or RS384 public key that imports. Returns it as JSON text, as stored.
  */
-export async function checkedJwks(value: unknown, field = 'jwks'): Promise<string> {
+async function checkedJwks(value: unknown, field = 'jwks'): Promise<string> {
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -76,7 +76,7 @@ export async function checkedJwks(value: unknown, field = 'jwks'): Promise<strin
 }
 
 /** A JWK Set URL: https, or http to this machine only (a stand-in record system, a test). */
-export function checkedJwksUrl(text: string): URL {
+function checkedJwksUrl(text: string): URL {
   if (!URL.canParse(text)) throw invalid('The JWK Set URL is not a URL.', 'jwksUrl');
   const url = new URL(text);
   const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
@@ -87,7 +87,7 @@ export function checkedJwksUrl(text: string): URL {
 }
 
 /** Reads a JWK Set from its URL, refusing as `jwksUrl` what does not answer JSON in time. */
-export async function fetchJwks(url: URL): Promise<unknown> {
+async function fetchJwks(url: URL): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
