@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../server/errors.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
+import { readJwksFile } from '../jwks-file.ts';
 import {
   addCdsClient,
   listCdsClients,
@@ -19,20 +19,6 @@ export const usage = `Usage:
   triage cds-client remove ISS
                               Refuse that issuer's calls from now on
 `;
-
-function readJwksFile(file: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} cannot be read.`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} is not JSON.`);
-  }
-}
 
 export async function runCdsClientCommand(
   args: string[],

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import { AppError } from '../../server/errors.ts';
 import { configuredContext, operator, type WithContext } from '../command-context.ts';
+import { readJwksFile } from '../jwks-file.ts';
 import { exitCodeForFault, parseOptions } from '../options.ts';
 import {
   addFhirClient,
@@ -20,20 +19,6 @@ export const usage = `Usage:
   triage fhir-client remove ID
                               Refuse that client's assertions and access tokens from now on
 `;
-
-function readJwksFile(file: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} cannot be read.`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError(400, 'validation_failed', `The JWK Set file ${file} is not JSON.`);
-  }
-}
 
 export async function runFhirClientCommand(
   args: string[],
