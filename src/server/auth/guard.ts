@@ -13,6 +13,7 @@ import {
 import { allows } from './fhir-scopes.ts';
 import { can, type Action } from './policy.ts';
 import type { Requester } from './requester.ts';
+import { narrowScope, scopeOfUser, everythingScope, type Scope } from './scope.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
 
 /**
@@ -42,6 +43,11 @@ declare module 'fastify' {
      * that admits API tokens and had no session.
      */
     fhirClient: FhirClientIdentity | null;
+    /**
+     * The units whose records the request may reach, built once by the guard after it knows who
+     * asks (see scope.ts); null on a route that names no caller.
+     */
+    scope: Scope | null;
   }
 }
 
@@ -76,7 +82,15 @@ export function requireUser(request: FastifyRequest): SessionUser {
 
 /** Who makes a request: the signed-in user and the address, as services and the audit need. */
 export function requesterOf(request: FastifyRequest): Requester {
-  return { user: requireUser(request), address: request.ip };
+  return { user: requireUser(request), address: request.ip, scope: scopeOf(request) };
+}
+
+/** The request's scope; a route that reaches clinical rows always has one after the guard. */
+export function scopeOf(request: FastifyRequest): Scope {
+  if (request.scope === null) {
+    throw new Error(`Route ${request.routeOptions.url ?? ''} reads a scope it was never given`);
+  }
+  return request.scope;
 }
 
 /** Throws 403 unless the signed-in user's role may perform the action. */
@@ -147,6 +161,18 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /**
+ * The scope of the request's caller (a user, an API token or a FHIR client), narrowed by `?unit=`
+ * when the query names one. Read before the route's schema, so that every route takes the same
+ * parameter the same way.
+ */
+async function requestScope(context: AppContext, request: FastifyRequest): Promise<Scope> {
+  const db = context.database.db;
+  const scope = request.user !== null ? await scopeOfUser(db, request.user.id) : everythingScope;
+  const unit = (request.query as Record<string, unknown> | undefined)?.unit;
+  return typeof unit === 'string' && unit !== '' ? narrowScope(db, scope, unit) : scope;
+}
+
+/**
  * Access is decided from the route the router matched, never from the request's URL text: the
  * router decodes and matches a path that a prefix test on the raw text would misread
  * (`/%61pi/users` is `/api/users`). Every route carries its access from registration on; a
@@ -157,6 +183,7 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiToken', null);
   app.decorateRequest('fhirClient', null);
+  app.decorateRequest('scope', null);
 
   // Secure by default: an API route that does not say who may use it stops the start. The web
   // app's files and the API documentation pages (registered by plugins) are public.
@@ -219,6 +246,7 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
             "The access token's scope does not allow this read.",
           );
         }
+        request.scope = await requestScope(context, request);
         return;
       }
       if (token !== undefined) {
@@ -226,11 +254,13 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
         if (request.apiToken === null) {
           throw new AppError(401, 'unauthenticated', 'The API token is not valid.');
         }
+        request.scope = await requestScope(context, request);
         return;
       }
     }
     if (access === 'session') requireUser(request);
     else authorize(request, access);
+    request.scope = await requestScope(context, request);
   });
 
   // A change refused for want of permission, here or by a service's resource rule, is audited:

@@ -44,6 +44,21 @@ export const orgUnitsRepository = {
     return db.selectFrom('org_units').selectAll().orderBy('code_key').execute();
   },
 
+  /** Every unit's id and parent: the tree a scope is computed from. */
+  async links(db: Executor): Promise<{ id: string; parentId: string | null }[]> {
+    return db.selectFrom('org_units').select(['id', 'parent_id as parentId']).execute();
+  },
+
+  /** The ids of the units a user works in. */
+  async unitIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('user_units')
+      .select('org_unit_id')
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.map((row) => row.org_unit_id);
+  },
+
   async count(db: Executor): Promise<number> {
     const row = await db
       .selectFrom('org_units')
