@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool, type WhereInterface } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { unitsWithin } from '../../shared/org-unit-tree.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import { orgUnitsRepository } from '../db/repositories/org-units.ts';
@@ -53,9 +53,13 @@ export async function narrowScope(db: Executor, scope: Scope, unitId: string): P
  * `query.$call(withinScope('assessments.org_unit_id', scope))`.
  */
 export function withinScope(column: string, scope: Scope) {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any query builder with a where
-  return <Query extends WhereInterface<any, any>>(query: Query): Query =>
+  return <Query extends Narrowable>(query: Query): Query =>
     scope.kind === 'everything' ? query : (query.where(scopeCondition(column, scope)) as Query);
+}
+
+/** A query builder with a `where` (select, update, delete). */
+interface Narrowable {
+  where(expression: Expression<SqlBool>): unknown;
 }
 
 /** The same condition for a statement written in SQL: `true` for everything. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { everythingScope } from '../auth/scope.ts';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../testing/databases.ts';
 import { undoThrough } from '../testing/migrations.ts';
@@ -290,7 +291,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       await migrateToLatest(handle);
 
       const matches = (term: string) =>
-        assessmentsRepository.count(handle.db, handle.engine, {
+        assessmentsRepository.count(handle.db, handle.engine, everythingScope, {
           textTerms: [term],
           numberTerms: [],
         });
@@ -324,7 +325,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
       const kept = () =>
         Promise.all(
           [undefined, true, false].map((signedOff) =>
-            assessmentsRepository.count(handle.db, handle.engine, {
+            assessmentsRepository.count(handle.db, handle.engine, everythingScope, {
               textTerms: [],
               numberTerms: [],
               signedOff,
@@ -375,7 +376,7 @@ describe.each(testDatabases())('migrations on $engine', ({ open }) => {
     const handle = await open();
     try {
       const search = (filter: Partial<AssessmentFilter>) =>
-        assessmentsRepository.count(handle.db, handle.engine, {
+        assessmentsRepository.count(handle.db, handle.engine, everythingScope, {
           textTerms: [],
           numberTerms: [],
           ...filter,

@@ -7,7 +7,7 @@ import {
   assessmentListSchema,
   assessmentSchema,
 } from '../../shared/api/assessments.ts';
-import { requesterOf, requireUser } from '../auth/guard.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import {
   createAssessment,
@@ -39,7 +39,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: assessmentListSchema, ...errors },
         },
       },
-      async (request) => listAssessments(context, request.query),
+      async (request) => listAssessments(context, scopeOf(request), request.query),
     );
 
     app.post(
@@ -78,7 +78,7 @@ export function assessmentRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const assessment = await getAssessment(context, requireUser(request), request.params.id);
+        const assessment = await getAssessment(context, requesterOf(request), request.params.id);
         void reply.header('etag', etag(assessment.version));
         return assessment;
       },

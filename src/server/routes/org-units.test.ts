@@ -359,7 +359,7 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
     expect(kept.json<User>().units.map((unit) => unit.code)).toEqual(['F-2', 'MAIN']);
   });
 
-  it("puts a record in its patient's unit, else the user's only unit, else MAIN", async () => {
+  it("puts a record in the unit chosen, else its patient's unit, else the user's only unit", async () => {
     const one = await add('F-1', main.id);
     const two = await add('F-2', main.id);
     const single = await userOf('nurse', [one.id]);
@@ -374,14 +374,27 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
       return row.org_unit_id;
     };
     expect(await unitOf(await call(single, 'POST', '/api/assessments', lowRiskBody))).toBe(one.id);
-    expect(await unitOf(await call(several, 'POST', '/api/assessments', lowRiskBody))).toBe(
-      main.id,
-    );
-    // A patient of F-1 seen by a user of F-2 and MAIN: the assessment is the patient's unit's.
+    // A user of several units chooses one (step 1); without a choice the save is refused.
+    const unchosen = await call(several, 'POST', '/api/assessments', lowRiskBody);
+    expect(unchosen.statusCode).toBe(400);
+    expect(unchosen.json()).toMatchObject({ error: { field: 'orgUnitId' } });
+    expect(
+      await unitOf(
+        await call(several, 'POST', '/api/assessments', { ...lowRiskBody, orgUnitId: two.id }),
+      ),
+    ).toBe(two.id);
+    // A unit outside the user's scope is no choice: answered as unknown.
+    const outside = await call(single, 'POST', '/api/assessments', {
+      ...lowRiskBody,
+      orgUnitId: two.id,
+    });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json()).toMatchObject({ error: { field: 'orgUnitId' } });
+    // A patient of F-1 seen by a user of MAIN (above F-1): the assessment is the patient's unit's.
     const patient = (
       await call(single, 'POST', '/api/patients', { number: 'P-1' })
     ).json<Patient>();
-    const elsewhere = await userOf('nurse', [two.id, main.id]);
+    const elsewhere = await userOf('nurse', [main.id]);
     expect(
       await unitOf(
         await call(elsewhere, 'POST', '/api/assessments', {

@@ -8,7 +8,7 @@ import {
   patientListSchema,
   patientSchema,
 } from '../../shared/api/patients.ts';
-import { requesterOf, requireUser } from '../auth/guard.ts';
+import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import {
   createPatient,
@@ -160,7 +160,7 @@ export function patientRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: patientAssessmentListSchema, ...errors },
         },
       },
-      async (request) => patientAssessments(context, requireUser(request), request.params.id),
+      async (request) => patientAssessments(context, requesterOf(request), request.params.id),
     );
   };
 }

@@ -18,7 +18,6 @@ import {
   staleVersionMessage,
 } from '../../shared/api/assessments.ts';
 import type { AuditAction } from '../../shared/api/audit.ts';
-import type { SessionUser } from '../../shared/api/session.ts';
 import type { z } from 'zod';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
@@ -36,6 +35,7 @@ import {
   type PatientRecordRow,
 } from '../db/repositories/patient-records.ts';
 import type { Requester } from '../auth/requester.ts';
+import type { Scope } from '../auth/scope.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { presentAssessment, presentSummary } from '../presenters/assessment.ts';
@@ -80,8 +80,8 @@ function present(stored: StoredAssessment): Assessment {
   return presentAssessment(stored, input, results);
 }
 
-async function loadOrThrow(db: Executor, id: string): Promise<StoredAssessment> {
-  const stored = await assessmentsRepository.load(db, id);
+async function loadOrThrow(db: Executor, scope: Scope, id: string): Promise<StoredAssessment> {
+  const stored = await assessmentsRepository.load(db, scope, id);
   if (stored === undefined) throw notFound();
   return stored;
 }
@@ -120,6 +120,7 @@ function isUniqueViolation(error: unknown): boolean {
  */
 async function existingForCode(
   context: AppContext,
+  scope: Scope,
   code: string,
   input: PatientInput,
   notes: string | null,
@@ -127,7 +128,11 @@ async function existingForCode(
   const db = context.database.db;
   const existing = await assessmentsRepository.findIdByCode(db, code);
   if (existing === undefined) return undefined;
-  const stored = await loadOrThrow(db, existing.id);
+  const stored = await assessmentsRepository.load(db, scope, existing.id);
+  if (stored === undefined) {
+    // The code is taken outside the caller's scope: refused without naming what took it.
+    throw new AppError(409, 'conflict', `An assessment with the code ${code} already exists.`);
+  }
   if (stored.assessment.deleted_at === null && sameContent(stored, input, notes))
     return present(stored);
   throw new AppError(
@@ -164,7 +169,7 @@ async function patientRecordFor(
         'patientByNumber',
       );
     }
-    return patientRecordByNumber(context, trx, requester, body.patientByNumber, body.demographics);
+    return patientRecordByNumber(context, trx, requester, body.patientByNumber, body);
   }
   if (body.newPatient !== undefined) {
     if (body.patientId !== undefined && body.patientId !== null) {
@@ -179,13 +184,13 @@ async function patientRecordFor(
       context,
       trx,
       requester,
-      { ...body.newPatient, gender: body.demographics.gender ?? null },
+      { ...body.newPatient, gender: body.demographics.gender ?? null, orgUnitId: body.orgUnitId },
       'newPatient',
     );
   }
   if (body.patientId === undefined) return undefined;
   if (body.patientId === null) return null;
-  const record = await patientRecordsRepository.find(trx, body.patientId);
+  const record = await patientRecordsRepository.find(trx, requester.scope, body.patientId);
   if (record === undefined || record.deleted_at !== null) {
     throw new AppError(400, 'validation_failed', 'patientId: No such patient', 'patientId');
   }
@@ -202,17 +207,26 @@ async function patientRecordByNumber(
   trx: Executor,
   requester: Requester,
   byNumber: NonNullable<AssessmentBody['patientByNumber']>,
-  demographics: AssessmentBody['demographics'],
+  body: Pick<AssessmentBody, 'demographics' | 'orgUnitId'>,
 ): Promise<PatientRecordRow> {
-  const gender = demographics.gender ?? null;
-  const record = await patientRecordsRepository.findLiveByNumber(trx, byNumber.number);
+  const gender = body.demographics.gender ?? null;
+  // Numbers are unique within a unit: the number is looked for where the assessment is done.
+  const unitId = await unitForNewRecord(trx, requester.scope, {
+    chosenUnitId: body.orgUnitId,
+    userId: requester.user.id,
+  });
+  const record = await patientRecordsRepository.findLiveByNumberInUnit(
+    trx,
+    unitId,
+    byNumber.number,
+  );
   if (record === undefined) {
     const { number, name, birthDate } = byNumber;
     return insertPatientRecord(
       context,
       trx,
       requester,
-      { number, name, birthDate, gender },
+      { number, name, birthDate, gender, orgUnitId: unitId },
       'patientByNumber',
     );
   }
@@ -244,7 +258,7 @@ export async function createAssessment(
   const input = patientInput(body);
   const notes = body.notes ?? null;
   if (body.code !== undefined) {
-    const existing = await existingForCode(context, body.code, input, notes);
+    const existing = await existingForCode(context, requester.scope, body.code, input, notes);
     if (existing !== undefined) return { assessment: existing, created: false };
   }
 
@@ -258,7 +272,8 @@ export async function createAssessment(
       // Scored with the rule set active when the save commits: one indexed read.
       const result = score(input, await activeRuleSet(trx));
       const patientRecord = await patientRecordFor(context, trx, requester, body);
-      const orgUnitId = await unitForNewRecord(trx, {
+      const orgUnitId = await unitForNewRecord(trx, requester.scope, {
+        chosenUnitId: body.orgUnitId,
         patientUnitId: patientRecord?.org_unit_id,
         userId: requester.user.id,
       });
@@ -310,13 +325,16 @@ export async function createAssessment(
       if (!isUniqueViolation(error)) throw error;
       // The new patient's number was taken by a save that raced this one.
       if (body.newPatient !== undefined) {
-        await assertNumberFree(context.database.db, body.newPatient.number, {
-          field: 'newPatient.number',
+        const db = context.database.db;
+        const unitId = await unitForNewRecord(db, requester.scope, {
+          chosenUnitId: body.orgUnitId,
+          userId: requester.user.id,
         });
+        await assertNumberFree(db, unitId, body.newPatient.number, { field: 'newPatient.number' });
       }
       if (body.code !== undefined) {
         // Two saves of the same new assessment raced; the other one stored it.
-        const existing = await existingForCode(context, body.code, input, notes);
+        const existing = await existingForCode(context, requester.scope, body.code, input, notes);
         if (existing !== undefined) return { assessment: existing, created: false };
         if (body.patientByNumber === undefined) throw error;
       }
@@ -334,10 +352,12 @@ export async function createAssessment(
     previous:
       patientRecord === undefined
         ? undefined
-        : await patientRecordsRepository.assessmentBefore(context.database.db, patientRecord.id, {
-            createdAt: at,
-            id,
-          }),
+        : await patientRecordsRepository.assessmentBefore(
+            context.database.db,
+            requester.scope,
+            patientRecord.id,
+            { createdAt: at, id },
+          ),
   });
   return { assessment: present(stored), created: true };
 }
@@ -366,7 +386,7 @@ export async function updateAssessment(
     context.database.transaction(async (trx) => {
       // An update is scored anew, with the rule set active now, whatever its results had.
       const result = score(input, await activeRuleSet(trx));
-      const row = await assessmentsRepository.findAssessment(trx, id);
+      const row = await assessmentsRepository.findAssessment(trx, requester.scope, id);
       if (row === undefined) throw notFound();
       assertLive(row);
       if (row.signed_off) throw new AppError(409, 'signed_off', signedOffUpdateMessage);
@@ -416,7 +436,7 @@ export async function updateAssessment(
     if (!(isUniqueViolation(error) && body.patientByNumber !== undefined)) throw error;
     await write();
   }
-  return present(await loadOrThrow(context.database.db, id));
+  return present(await loadOrThrow(context.database.db, requester.scope, id));
 }
 
 type AssessmentChanges = Parameters<typeof assessmentsRepository.updateAssessmentAtVersion>[3];
@@ -437,7 +457,7 @@ async function changeAssessment(
 ): Promise<void> {
   const now = context.now();
   await context.database.transaction(async (trx) => {
-    const row = await assessmentsRepository.findAssessment(trx, id);
+    const row = await assessmentsRepository.findAssessment(trx, requester.scope, id);
     if (row === undefined) throw notFound();
     const changes = decide(row, now.toISOString());
     if (expectedVersion !== undefined) assertVersion(row, expectedVersion);
@@ -495,7 +515,7 @@ export async function signOffAssessment(
       };
     },
   );
-  return present(await loadOrThrow(context.database.db, id));
+  return present(await loadOrThrow(context.database.db, requester.scope, id));
 }
 
 export async function deleteAssessment(
@@ -534,24 +554,31 @@ export async function restoreAssessment(
       throw new AppError(409, 'conflict', 'This assessment is not deleted.');
     return { deleted_at: null, deleted_by: null, updated_at: at };
   });
-  return present(await loadOrThrow(context.database.db, id));
+  return present(await loadOrThrow(context.database.db, requester.scope, id));
 }
 
 export async function getAssessment(
   context: AppContext,
-  user: SessionUser,
+  requester: Pick<Requester, 'user' | 'scope'>,
   id: string,
 ): Promise<Assessment> {
-  const stored = await loadOrThrow(context.database.db, id);
-  if (stored.assessment.deleted_at !== null && !can(user.role, 'assessment.viewDeleted')) {
+  const stored = await loadOrThrow(context.database.db, requester.scope, id);
+  if (
+    stored.assessment.deleted_at !== null &&
+    !can(requester.user.role, 'assessment.viewDeleted')
+  ) {
     throw notFound();
   }
   return present(stored);
 }
 
 /** A live assessment, for a reader that is not a signed-in user (the FHIR API's tokens). */
-export async function getLiveAssessment(context: AppContext, id: string): Promise<Assessment> {
-  const stored = await loadOrThrow(context.database.db, id);
+export async function getLiveAssessment(
+  context: AppContext,
+  scope: Scope,
+  id: string,
+): Promise<Assessment> {
+  const stored = await loadOrThrow(context.database.db, scope, id);
   if (stored.assessment.deleted_at !== null) throw notFound();
   return present(stored);
 }
@@ -599,15 +626,16 @@ export function historyFilter(
 
 export async function listAssessments(
   context: AppContext,
+  scope: Scope,
   query: ListQuery,
 ): Promise<AssessmentList> {
   const { db, engine } = context.database;
   const filter = historyFilter(query, context.config.timeZone);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const [rows, total, overallTotal] = await Promise.all([
-    assessmentsRepository.list(db, engine, filter, query.limit + 1, after),
-    assessmentsRepository.count(db, engine, filter),
-    assessmentsRepository.count(db, engine, { textTerms: [], numberTerms: [] }),
+    assessmentsRepository.list(db, engine, scope, filter, query.limit + 1, after),
+    assessmentsRepository.count(db, engine, scope, filter),
+    assessmentsRepository.count(db, engine, scope, { textTerms: [], numberTerms: [] }),
   ]);
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { everythingScope } from '../auth/scope.ts';
 import {
   score,
   type AssessmentResult,
@@ -120,7 +121,11 @@ async function matchPatientRecord(
   address: string,
 ): Promise<string | undefined> {
   if (candidate === undefined) return undefined;
-  const existing = await patientRecordsRepository.findLiveByNumber(trx, candidate.number);
+  const existing = await patientRecordsRepository.findLiveByNumber(
+    trx,
+    everythingScope,
+    candidate.number,
+  );
   if (existing !== undefined || !create) return existing?.id;
   const now = context.now();
   const id = timeOrderedId(now.getTime());
@@ -138,7 +143,7 @@ async function matchPatientRecord(
     deleted_at: null,
     deleted_by: null,
     // A record system is registered for no unit yet: MAIN.
-    org_unit_id: await unitForNewRecord(trx, {}),
+    org_unit_id: await unitForNewRecord(trx, everythingScope, {}),
   });
   await recordAudit(trx, {
     at: now,

@@ -26,6 +26,7 @@ import {
 } from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
+import { everythingScope } from '../auth/scope.ts';
 import { getLiveAssessment } from './assessments.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
 import {
@@ -57,7 +58,7 @@ function assessmentPart(id: string): { assessmentId: string; part: string } | un
 }
 
 async function liveRecord(context: AppContext, id: string): Promise<PatientRecordRow | undefined> {
-  const record = await patientRecordsRepository.find(context.database.db, id);
+  const record = await patientRecordsRepository.find(context.database.db, everythingScope, id);
   return record === undefined || record.deleted_at !== null ? undefined : record;
 }
 
@@ -86,7 +87,7 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
 async function liveAssessmentResources(context: AppContext, assessmentId: string) {
   let assessment: Assessment;
   try {
-    assessment = await getLiveAssessment(context, assessmentId);
+    assessment = await getLiveAssessment(context, everythingScope, assessmentId);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) throw notFound();
     throw error;
@@ -416,7 +417,7 @@ async function searchSubject(
   if (parsed?.part !== 'patient') return none;
   let assessment: Assessment;
   try {
-    assessment = await getLiveAssessment(context, parsed.assessmentId);
+    assessment = await getLiveAssessment(context, everythingScope, parsed.assessmentId);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return none;
     throw error;
@@ -552,7 +553,7 @@ export async function searchPatients(
   }
   const matchesSystem = system === undefined || system === context.config.patientIdSystem;
   const record = matchesSystem
-    ? await patientRecordsRepository.findLiveByNumber(context.database.db, value)
+    ? await patientRecordsRepository.findLiveByNumber(context.database.db, everythingScope, value)
     : undefined;
   const patients =
     record === undefined

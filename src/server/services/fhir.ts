@@ -437,14 +437,14 @@ export async function loadAssessmentBundle(
   id: string,
   base: string,
 ): Promise<Bundle> {
-  const assessment = await getAssessment(context, requester.user, id);
+  const assessment = await getAssessment(context, requester, id);
   const db = context.database.db;
   const [reviews, review, record] = await Promise.all([
     exportsRepository.reviews(db, assessment.id),
     fhirReadsRepository.reviewRevision(db, assessment.id),
     assessment.patient === null
       ? undefined
-      : patientRecordsRepository.find(db, assessment.patient.id),
+      : patientRecordsRepository.find(db, requester.scope, assessment.patient.id),
   ]);
   const now = context.now();
   await recordAudit(context.database.db, {

@@ -11,7 +11,6 @@ import {
   type PatientList,
   type patientListQuerySchema,
 } from '../../shared/api/patients.ts';
-import type { SessionUser } from '../../shared/api/session.ts';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/repositories/executor.ts';
@@ -26,6 +25,7 @@ import { timeOrderedId } from '../ids.ts';
 import { presentPatient, presentTimelineEntry } from '../presenters/patient.ts';
 import { localDate } from '../time.ts';
 import type { Requester } from '../auth/requester.ts';
+import type { Scope } from '../auth/scope.ts';
 import { recordAudit } from './audit.ts';
 import { unitForNewRecord } from './record-units.ts';
 
@@ -63,13 +63,14 @@ function checkBirthDate(
   }
 }
 
-/** Refuses a number another live record has (without regard to case). */
+/** Refuses a number another live record of the unit has (without regard to case). */
 export async function assertNumberFree(
   db: Executor,
+  unitId: string,
   number: string,
   options: { ownId?: string; field?: string } = {},
 ): Promise<void> {
-  const existing = await patientRecordsRepository.findLiveByNumber(db, number);
+  const existing = await patientRecordsRepository.findLiveByNumberInUnit(db, unitId, number);
   if (existing !== undefined && existing.id !== options.ownId) {
     throw numberTaken(existing.id, options.field);
   }
@@ -84,12 +85,19 @@ export async function insertPatientRecord(
   context: AppContext,
   trx: Executor,
   requester: Requester,
-  body: NewPatientBody & { gender?: 'Male' | 'Female' | null | undefined },
+  body: NewPatientBody & {
+    gender?: 'Male' | 'Female' | null | undefined;
+    orgUnitId?: string | undefined;
+  },
   field?: string,
 ): Promise<PatientRecordRow> {
   const at = (name: string) => (field === undefined ? name : `${field}.${name}`);
   checkBirthDate(context, body.birthDate, at('birthDate'));
-  await assertNumberFree(trx, body.number, { field: at('number') });
+  const unitId = await unitForNewRecord(trx, requester.scope, {
+    chosenUnitId: body.orgUnitId,
+    userId: requester.user.id,
+  });
+  await assertNumberFree(trx, unitId, body.number, { field: at('number') });
   const now = context.now();
   const row: PatientRecordRow = {
     id: timeOrderedId(now.getTime()),
@@ -104,7 +112,7 @@ export async function insertPatientRecord(
     created_by: requester.user.id,
     deleted_at: null,
     deleted_by: null,
-    org_unit_id: await unitForNewRecord(trx, { userId: requester.user.id }),
+    org_unit_id: unitId,
   };
   await patientRecordsRepository.insert(trx, row);
   await recordAudit(trx, {
@@ -120,6 +128,7 @@ export async function insertPatientRecord(
 /** A unique-index refusal that raced past the check above answers like the check. */
 async function withNumberConflicts<T>(
   context: AppContext,
+  scope: Scope,
   number: string,
   work: () => Promise<T>,
 ): Promise<T> {
@@ -127,28 +136,35 @@ async function withNumberConflicts<T>(
     return await work();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const existing = await patientRecordsRepository.findLiveByNumber(context.database.db, number);
+    // Numbers are unique within a unit, and the record was written in a unit of the scope.
+    const existing = await patientRecordsRepository.findLiveByNumber(
+      context.database.db,
+      scope,
+      number,
+    );
     if (existing !== undefined) throw numberTaken(existing.id);
     throw error;
   }
 }
 
-async function present(context: AppContext, row: PatientRecordRow): Promise<Patient> {
+async function present(context: AppContext, scope: Scope, row: PatientRecordRow): Promise<Patient> {
   return presentPatient(
     row,
-    await patientRecordsRepository.lastHeight(context.database.db, row.id),
+    await patientRecordsRepository.lastHeight(context.database.db, scope, row.id),
     clinicToday(context),
   );
 }
 
 async function findVisible(
   context: AppContext,
-  user: SessionUser,
+  requester: Requester,
   id: string,
 ): Promise<PatientRecordRow> {
-  const row = await patientRecordsRepository.find(context.database.db, id);
+  const row = await patientRecordsRepository.find(context.database.db, requester.scope, id);
   if (row === undefined) throw notFound();
-  if (row.deleted_at !== null && !can(user.role, 'patient.viewDeleted')) throw notFound();
+  if (row.deleted_at !== null && !can(requester.user.role, 'patient.viewDeleted')) {
+    throw notFound();
+  }
   return row;
 }
 
@@ -157,10 +173,10 @@ export async function createPatient(
   requester: Requester,
   body: PatientBody,
 ): Promise<Patient> {
-  const row = await withNumberConflicts(context, body.number, () =>
+  const row = await withNumberConflicts(context, requester.scope, body.number, () =>
     context.database.transaction((trx) => insertPatientRecord(context, trx, requester, body)),
   );
-  return present(context, row);
+  return present(context, requester.scope, row);
 }
 
 /** Reads a patient record for the patient page; the opening is audited. */
@@ -169,7 +185,7 @@ export async function getPatient(
   requester: Requester,
   id: string,
 ): Promise<Patient> {
-  const row = await findVisible(context, requester.user, id);
+  const row = await findVisible(context, requester, id);
   await recordAudit(context.database.db, {
     at: context.now(),
     actor: requester.user,
@@ -177,7 +193,7 @@ export async function getPatient(
     target: { type: 'patient', id },
     address: requester.address,
   });
-  return present(context, row);
+  return present(context, requester.scope, row);
 }
 
 function encodeCursor(cursor: PatientRecordCursor): string {
@@ -209,7 +225,13 @@ export async function listPatients(
   const db = context.database.db;
   const words = await patientRecordsRepository.rarestFirst(db, searchWords(query.q ?? ''));
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const { rows, total } = await patientRecordsRepository.search(db, words, query.limit + 1, after);
+  const { rows, total } = await patientRecordsRepository.search(
+    db,
+    requester.scope,
+    words,
+    query.limit + 1,
+    after,
+  );
   await recordAudit(db, {
     at: context.now(),
     actor: requester.user,
@@ -221,6 +243,7 @@ export async function listPatients(
   const today = clinicToday(context);
   const heights = await patientRecordsRepository.lastHeights(
     db,
+    requester.scope,
     page.map((row) => row.id),
   );
   return {
@@ -250,7 +273,7 @@ async function changePatient(
 ): Promise<PatientRecordRow> {
   const now = context.now();
   await context.database.transaction(async (trx) => {
-    const row = await patientRecordsRepository.find(trx, id);
+    const row = await patientRecordsRepository.find(trx, requester.scope, id);
     if (row === undefined) throw notFound();
     const changes = await decide(trx, row, now.toISOString());
     if (expectedVersion !== undefined && row.version !== expectedVersion) {
@@ -286,7 +309,7 @@ async function changePatient(
       address: requester.address,
     });
   });
-  const row = await patientRecordsRepository.find(context.database.db, id);
+  const row = await patientRecordsRepository.find(context.database.db, requester.scope, id);
   if (row === undefined) throw notFound();
   return row;
 }
@@ -300,7 +323,7 @@ export async function updatePatient(
   body: PatientBody,
 ): Promise<Patient> {
   checkBirthDate(context, body.birthDate);
-  const row = await withNumberConflicts(context, body.number, () =>
+  const row = await withNumberConflicts(context, requester.scope, body.number, () =>
     changePatient(
       context,
       requester,
@@ -309,7 +332,7 @@ export async function updatePatient(
       expectedVersion,
       async (trx, current, at) => {
         if (current.deleted_at !== null) throw notFound();
-        await assertNumberFree(trx, body.number, { ownId: id });
+        await assertNumberFree(trx, current.org_unit_id, body.number, { ownId: id });
         return {
           number: body.number,
           number_key: body.number.toLowerCase(),
@@ -321,7 +344,7 @@ export async function updatePatient(
       },
     ),
   );
-  return present(context, row);
+  return present(context, requester.scope, row);
 }
 
 /** Soft-deletes a patient record (admins); its assessments stay as they are. */
@@ -349,9 +372,9 @@ export async function restorePatient(
   requester: Requester,
   id: string,
 ): Promise<Patient> {
-  const found = await patientRecordsRepository.find(context.database.db, id);
+  const found = await patientRecordsRepository.find(context.database.db, requester.scope, id);
   if (found === undefined) throw notFound();
-  const row = await withNumberConflicts(context, found.number, () =>
+  const row = await withNumberConflicts(context, requester.scope, found.number, () =>
     changePatient(
       context,
       requester,
@@ -362,21 +385,21 @@ export async function restorePatient(
         if (current.deleted_at === null) {
           throw new AppError(409, 'conflict', 'This patient is not deleted.');
         }
-        await assertNumberFree(trx, current.number, { ownId: id });
+        await assertNumberFree(trx, current.org_unit_id, current.number, { ownId: id });
         return { deleted_at: null, deleted_by: null, updated_at: at };
       },
     ),
   );
-  return present(context, row);
+  return present(context, requester.scope, row);
 }
 
 /** A patient's live assessments, newest first. */
 export async function patientAssessments(
   context: AppContext,
-  user: SessionUser,
+  requester: Requester,
   id: string,
 ): Promise<PatientAssessmentList> {
-  await findVisible(context, user, id);
-  const rows = await patientRecordsRepository.timeline(context.database.db, id);
+  await findVisible(context, requester, id);
+  const rows = await patientRecordsRepository.timeline(context.database.db, requester.scope, id);
   return { items: rows.map(presentTimelineEntry) };
 }

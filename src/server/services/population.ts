@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { everythingScope } from '../auth/scope.ts';
 import { CONDITIONS, RISK_STATUSES, type Condition, type RiskStatus } from '../../engine/index.ts';
 import type {
   Population,
@@ -39,7 +40,7 @@ function filteredCounts(
     .where(
       'results.assessment_id',
       'in',
-      filteredAssessments(db, engine, filter).select('assessments.id'),
+      filteredAssessments(db, engine, everythingScope, filter).select('assessments.id'),
     )
     .select((eb) => ['results.condition', 'results.risk_status', eb.fn.countAll<number>().as('n')])
     .groupBy(['results.condition', 'results.risk_status'])

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/repositories/executor.ts';
 import { orgUnitsRepository, type OrgUnitRow } from '../db/repositories/org-units.ts';
+import { scopeHolds, type Scope } from '../auth/scope.ts';
 import { AppError } from '../errors.ts';
 
 /** The field a refusal names: where a record's unit will be chosen (step 1, issue 36). */
@@ -18,24 +19,33 @@ export function assertUnitOpen(unit: OrgUnitRow, field = unitField): void {
 }
 
 /**
- * The unit a new patient record or assessment belongs to: its patient record's unit when it has
- * one, else the unit of the user who makes it when they work in one only, else MAIN (a user of
- * several units, the command line, a record system). Until step 1 lets the user choose among
- * several units, that is the rule. The unit must be open.
+ * The unit a new patient record or assessment belongs to: the unit the user chose (step 1, when
+ * they work at several), else its patient record's unit when it has one, else the unit of the user
+ * who makes it when they work in one only, else MAIN (a user of several units who chose none, a
+ * record system). The unit must lie within the caller's scope (else it is answered as unknown)
+ * and be open.
  */
 export async function unitForNewRecord(
   db: Executor,
-  from: { patientUnitId?: string | undefined; userId?: string | null | undefined },
+  scope: Scope,
+  from: {
+    chosenUnitId?: string | undefined;
+    patientUnitId?: string | undefined;
+    userId?: string | null | undefined;
+  },
 ): Promise<string> {
+  const named = from.chosenUnitId ?? from.patientUnitId;
   const unit =
-    from.patientUnitId === undefined
+    named === undefined
       ? await orgUnitsRepository.ownUnitOrMain(db, from.userId ?? null)
-      : await orgUnitsRepository.findById(db, from.patientUnitId);
-  if (unit === undefined) {
+      : await orgUnitsRepository.findById(db, named);
+  if (unit === undefined || !scopeHolds(scope, unit.id)) {
     throw new AppError(
-      409,
-      'conflict',
-      `${unitField}: No unit can take the record: the user works in several units and none has the code MAIN.`,
+      400,
+      'validation_failed',
+      from.chosenUnitId === undefined
+        ? `${unitField}: Choose the unit where the assessment is done.`
+        : `${unitField}: No such unit`,
       unitField,
     );
   }

@@ -459,7 +459,7 @@ export async function loadAssessmentReport(
   requester: Requester,
   id: string,
 ): Promise<AssessmentReport> {
-  const assessment = await getAssessment(context, requester.user, id);
+  const assessment = await getAssessment(context, requester, id);
   const review = can(requester.user.role, 'review.view')
     ? presentReview(assessment.id, await reviewsRepository.list(context.database.db, assessment.id))
     : undefined;

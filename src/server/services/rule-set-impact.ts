@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { everythingScope } from '../auth/scope.ts';
 import {
   CONDITIONS,
   RISK_STATUSES,
@@ -197,7 +198,7 @@ export async function analyseRuleSetImpact(
 ): Promise<ImpactResult> {
   const { db, engine } = context.database;
   const filter = historyFilter(range, context.config.timeZone);
-  const total = await assessmentsRepository.count(db, engine, filter);
+  const total = await assessmentsRepository.count(db, engine, everythingScope, filter);
   const tallies = new Map(CONDITIONS.map((condition) => [condition, new ConditionTally()]));
   let done = 0;
   for await (const page of ruleSetImpactRepository.pages(db, engine, filter)) {

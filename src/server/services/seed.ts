@@ -8,6 +8,7 @@ import {
   SEVERITIES,
   type Condition,
 } from '../../engine/index.ts';
+import { everythingScope } from '../auth/scope.ts';
 import { sql, type Insertable } from 'kysely';
 import { DOCTOR_STATUSES, type DoctorStatus } from '../../shared/api/reviews.ts';
 import type { AppContext } from '../context.ts';
@@ -359,7 +360,9 @@ async function writeAssessments(context: AppContext, options: SeedOptions): Prom
         });
   // The seeded records go where a save of their author's would, or to the facilities of a tree
   // made there.
-  const orgUnitId = await unitForNewRecord(context.database.db, { userId: options.user.id });
+  const orgUnitId = await unitForNewRecord(context.database.db, everythingScope, {
+    userId: options.user.id,
+  });
   // The units draw from a generator of their own, so that a seed without them is unchanged.
   const unitRandom = seededRandom(options.seed ^ 0x756e6974);
   const facilityOf =

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { everythingScope } from '../auth/scope.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { assessmentsRepository } from '../db/repositories/assessments.ts';
 import { worklistsRepository } from '../db/repositories/worklists.ts';
@@ -87,7 +88,7 @@ function withAllTime(rows: Row[]): Row[] {
 /** The live count and the worklists' lengths as the server reads them (each row plus deltas). */
 export async function keptTotals(handle: DatabaseHandle): Promise<number[]> {
   const count = (signedOff?: boolean) =>
-    assessmentsRepository.count(handle.db, handle.engine, {
+    assessmentsRepository.count(handle.db, handle.engine, everythingScope, {
       textTerms: [],
       numberTerms: [],
       signedOff,

@@ -54,6 +54,12 @@ export const assessmentBodySchema = z.object({
   newPatient: newPatientBodySchema.optional(),
   /** Instead of patientId or newPatient: the patient named by number alone (saved offline). */
   patientByNumber: patientByNumberSchema.optional(),
+  /**
+   * The organisation unit where the assessment is done, chosen in step 1 by a user who works at
+   * several; a patient record the save creates is registered there too. Left out: the patient
+   * record's unit, else the user's only unit. An update keeps the unit it had.
+   */
+  orgUnitId: z.string().min(1).max(100).optional(),
 });
 export type AssessmentBody = z.input<typeof assessmentBodySchema>;
 

@@ -26,6 +26,11 @@ export const patientBodySchema = z.object({
   /** Not in the future and not over 120 years back, on the clinic's calendar (checked by the server). */
   birthDate: calendarDateSchema.nullable().optional(),
   gender: z.enum(GENDERS).nullable().optional(),
+  /**
+   * On create: the organisation unit the record is registered at, for a user who works at
+   * several (else their only unit). An update keeps it (a transfer moves a record).
+   */
+  orgUnitId: z.string().min(1).max(100).optional(),
 });
 export type PatientBody = z.input<typeof patientBodySchema>;
 

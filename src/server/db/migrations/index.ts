@@ -27,6 +27,7 @@ import { managerRole } from './20261128T1310-manager-role.ts';
 import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 import { fhirClients } from './20261128T1500-fhir-clients.ts';
 
+import { unitPatientNumbers } from './20261128T1630-unit-patient-numbers.ts';
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
   initial,
@@ -56,4 +57,5 @@ export const migrations: readonly TriageMigration[] = [
   managerRole,
   fhirVersions,
   fhirClients,
+  unitPatientNumbers,
 ];

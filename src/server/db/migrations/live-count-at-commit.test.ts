@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { everythingScope } from '../../auth/scope.ts';
 import { describe, expect, it } from 'vitest';
 import type { Assessment } from '../../../shared/api/assessments.ts';
 import { assessmentsRepository } from '../repositories/assessments.ts';
@@ -17,7 +18,7 @@ async function liveCounts(t: TestApp) {
   const db = t.database.db;
   // As the history reads it: the row plus its deltas (migration kept-count-deltas).
   const count = (signedOff?: boolean) =>
-    assessmentsRepository.count(db, t.database.engine, {
+    assessmentsRepository.count(db, t.database.engine, everythingScope, {
       textTerms: [],
       numberTerms: [],
       signedOff,

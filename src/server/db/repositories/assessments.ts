@@ -8,6 +8,7 @@ import type {
   RiskFactorsTable,
   SymptomsTable,
 } from '../schema.ts';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
 import {
   patientRecordsRepository,
@@ -172,9 +173,13 @@ export function isUnfiltered(filter: AssessmentFilter): boolean {
 export function filteredAssessments(
   db: Executor,
   engine: DatabaseEngine,
+  scope: Scope,
   filter: AssessmentFilter,
 ) {
-  let query = db.selectFrom('assessments').where('assessments.deleted_at', 'is', null);
+  let query = db
+    .selectFrom('assessments')
+    .where('assessments.deleted_at', 'is', null)
+    .$call(withinScope('assessments.org_unit_id', scope));
   for (const term of filter.textTerms) {
     const trigrams = db
       .selectFrom('assessment_search')
@@ -324,11 +329,13 @@ export const assessmentsRepository = {
     }
   },
 
-  async findAssessment(db: Executor, id: string): Promise<AssessmentRow | undefined> {
+  /** The assessment with the id, if it lies within the scope. */
+  async findAssessment(db: Executor, scope: Scope, id: string): Promise<AssessmentRow | undefined> {
     const row = await db
       .selectFrom('assessments')
       .selectAll()
       .where('id', '=', id)
+      .$call(withinScope('org_unit_id', scope))
       .executeTakeFirst();
     return row === undefined ? undefined : readBooleans(row, assessmentBooleanColumns);
   },
@@ -341,9 +348,9 @@ export const assessmentsRepository = {
       .executeTakeFirst();
   },
 
-  /** An assessment with everything it shows. */
-  async load(db: Executor, id: string): Promise<StoredAssessment | undefined> {
-    const assessment = await this.findAssessment(db, id);
+  /** An assessment with everything it shows, if it lies within the scope. */
+  async load(db: Executor, scope: Scope, id: string): Promise<StoredAssessment | undefined> {
+    const assessment = await this.findAssessment(db, scope, id);
     if (assessment === undefined) return undefined;
     const recordId = assessment.patient_record_id;
     const [patient, symptoms, riskFactors, management, results, creator, record, previous] =
@@ -368,10 +375,10 @@ export const assessmentsRepository = {
               .select('display_name')
               .where('id', '=', assessment.created_by)
               .executeTakeFirst(),
-        recordId === null ? undefined : patientRecordsRepository.find(db, recordId),
+        recordId === null ? undefined : patientRecordsRepository.find(db, scope, recordId),
         recordId === null
           ? undefined
-          : patientRecordsRepository.assessmentBefore(db, recordId, {
+          : patientRecordsRepository.assessmentBefore(db, scope, recordId, {
               createdAt: assessment.created_at,
               id: assessment.id,
             }),
@@ -393,11 +400,12 @@ export const assessmentsRepository = {
   async list(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
     limit: number,
     after?: Cursor,
   ): Promise<SummaryRow[]> {
-    let query = filteredAssessments(db, engine, filter)
+    let query = filteredAssessments(db, engine, scope, filter)
       .innerJoin('patients', 'patients.id', 'assessments.patient_id')
       .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id');
     if (after !== undefined) {
@@ -438,10 +446,16 @@ export const assessmentsRepository = {
 
   /**
    * How many assessments match. The database keeps the numbers of live and of signed-off live
-   * assessments as they change, which answer the unfiltered history and the sign-off words.
+   * assessments as they change, which answer the unfiltered history and the sign-off words of a
+   * scope that holds every unit.
    */
-  async count(db: Executor, engine: DatabaseEngine, filter: AssessmentFilter): Promise<number> {
-    if (isUnfiltered({ ...filter, signedOff: undefined })) {
+  async count(
+    db: Executor,
+    engine: DatabaseEngine,
+    scope: Scope,
+    filter: AssessmentFilter,
+  ): Promise<number> {
+    if (scope.kind === 'everything' && isUnfiltered({ ...filter, signedOff: undefined })) {
       // The row plus the changes not yet folded into it (migration kept-count-deltas).
       const { rows } = await sql<{ live: number | string; live_signed_off: number | string }>`
         select sum(live) as live, sum(live_signed_off) as live_signed_off from (
@@ -454,7 +468,7 @@ export const assessmentsRepository = {
       if (filter.signedOff === undefined) return live;
       return filter.signedOff ? signedOff : live - signedOff;
     }
-    const row = await filteredAssessments(db, engine, filter)
+    const row = await filteredAssessments(db, engine, scope, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
+import { everythingScope } from '../../auth/scope.ts';
 import {
   assessmentBooleanColumns,
   filteredAssessments,
@@ -158,11 +159,10 @@ export function assessmentPage(
   after: Cursor | undefined,
 ) {
   const { toIso } = filter;
-  let query = filteredAssessments(db, engine, { ...filter, toIso: undefined }).innerJoin(
-    'patients',
-    'patients.id',
-    'assessments.patient_id',
-  );
+  let query = filteredAssessments(db, engine, everythingScope, {
+    ...filter,
+    toIso: undefined,
+  }).innerJoin('patients', 'patients.id', 'assessments.patient_id');
   if (after !== undefined) {
     const { createdAt, id } = after;
     // A row value, so that the database seeks in the history's index rather than scanning it.
@@ -247,7 +247,7 @@ async function patientRecordsBefore(
     .where('patient_records.id', 'in', recordIds)
     .where((eb) =>
       eb.exists(
-        filteredAssessments(db, engine, filter)
+        filteredAssessments(db, engine, everythingScope, filter)
           .select(sql.lit(1).as('one'))
           .where(sql<boolean>`assessments.patient_record_id = patient_records.id`)
           .where((eb) =>
@@ -526,7 +526,7 @@ export const exportsRepository = {
     engine: DatabaseEngine,
     filter: AssessmentFilter,
   ): Promise<ExportSummary> {
-    const row = await filteredAssessments(db, engine, filter)
+    const row = await filteredAssessments(db, engine, everythingScope, filter)
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
         eb.fn

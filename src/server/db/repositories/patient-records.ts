@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { PatientRecordsTable } from '../schema.ts';
+import { scopeCondition, withinScope, type Scope } from '../../auth/scope.ts';
 import { bool, type Executor } from './executor.ts';
 
 export type PatientRecordRow = Selectable<PatientRecordsTable>;
@@ -77,15 +78,41 @@ export const patientRecordsRepository = {
     await this.replaceWords(db, row.id, row.number, row.name ?? null);
   },
 
-  find(db: Executor, id: string): Promise<PatientRecordRow | undefined> {
-    return db.selectFrom('patient_records').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
-  /** The live record with this number (compared without case), if any. */
-  findLiveByNumber(db: Executor, number: string): Promise<PatientRecordRow | undefined> {
+  /** The record with the id, live or deleted, if it lies within the scope. */
+  find(db: Executor, scope: Scope, id: string): Promise<PatientRecordRow | undefined> {
     return db
       .selectFrom('patient_records')
       .selectAll()
+      .where('id', '=', id)
+      .$call(withinScope('org_unit_id', scope))
+      .executeTakeFirst();
+  },
+
+  /** The live record with this number (compared without case) within the scope, if any. */
+  findLiveByNumber(
+    db: Executor,
+    scope: Scope,
+    number: string,
+  ): Promise<PatientRecordRow | undefined> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('number_key', '=', number.toLowerCase())
+      .where('deleted_at', 'is', null)
+      .$call(withinScope('org_unit_id', scope))
+      .executeTakeFirst();
+  },
+
+  /** The live record of the unit with this number (compared without case), if any. */
+  findLiveByNumberInUnit(
+    db: Executor,
+    unitId: string,
+    number: string,
+  ): Promise<PatientRecordRow | undefined> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('org_unit_id', '=', unitId)
       .where('number_key', '=', number.toLowerCase())
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -180,12 +207,13 @@ export const patientRecordsRepository = {
    */
   async search(
     db: Executor,
+    scope: Scope,
     words: readonly string[],
     limit: number,
     after?: PatientRecordCursor,
   ): Promise<{ rows: PatientRecordRow[]; total: number }> {
     const [first, ...rest] = words;
-    if (first === undefined) return this.everyLive(db, limit, after);
+    if (first === undefined) return this.everyLive(db, scope, limit, after);
     const whole = matchesWholeWords(words);
     // The words of live records that the first search word starts. When that is one word (a
     // surname typed whole, say), its entries are one a record and already in the order of the
@@ -229,6 +257,16 @@ export const patientRecordsRepository = {
     ]);
     // A record may have two words that start with the same search word.
     if (!oneWord) matches = matches.distinct();
+    if (scope.kind !== 'everything') {
+      // Each match's record, by its primary key, says whether it lies within the scope.
+      matches = matches
+        .innerJoin(
+          'patient_records',
+          'patient_records.id',
+          'patient_record_words.patient_record_id',
+        )
+        .$call(withinScope('patient_records.org_unit_id', scope));
+    }
     // Words hold letters and digits only: nothing in them is special to LIKE.
     for (const word of rest) {
       matches = whole
@@ -294,10 +332,14 @@ export const patientRecordsRepository = {
   /** Every live record, by number: a page after the cursor, and how many there are. */
   async everyLive(
     db: Executor,
+    scope: Scope,
     limit: number,
     after?: PatientRecordCursor,
   ): Promise<{ rows: PatientRecordRow[]; total: number }> {
-    const query = db.selectFrom('patient_records').where('patient_records.deleted_at', 'is', null);
+    const query = db
+      .selectFrom('patient_records')
+      .where('patient_records.deleted_at', 'is', null)
+      .$call(withinScope('patient_records.org_unit_id', scope));
     const [rows, count] = await Promise.all([
       (after === undefined
         ? query
@@ -321,13 +363,17 @@ export const patientRecordsRepository = {
     return { rows, total: Number(count.n) };
   },
 
-  /** The height measured at the record's latest live assessment that has one. */
-  async lastHeight(db: Executor, id: string): Promise<number | null> {
-    return (await this.lastHeights(db, [id])).get(id) ?? null;
+  /** The height measured at the record's latest live assessment within the scope that has one. */
+  async lastHeight(db: Executor, scope: Scope, id: string): Promise<number | null> {
+    return (await this.lastHeights(db, scope, [id])).get(id) ?? null;
   },
 
   /** `lastHeight` of each of the records, in one statement (a page of search results). */
-  async lastHeights(db: Executor, ids: readonly string[]): Promise<Map<string, number | null>> {
+  async lastHeights(
+    db: Executor,
+    scope: Scope,
+    ids: readonly string[],
+  ): Promise<Map<string, number | null>> {
     if (ids.length === 0) return new Map();
     const rows = await db
       .selectFrom('patient_records')
@@ -339,6 +385,7 @@ export const patientRecordsRepository = {
           .select('patients.height')
           .whereRef('assessments.patient_record_id', '=', 'patient_records.id')
           .where('assessments.deleted_at', 'is', null)
+          .$call(withinScope('assessments.org_unit_id', scope))
           .where('patients.height', 'is not', null)
           .orderBy('assessments.created_at', 'desc')
           .orderBy('assessments.id', 'desc')
@@ -350,8 +397,8 @@ export const patientRecordsRepository = {
     return new Map(rows.map((row) => [row.id, row.height]));
   },
 
-  /** A patient's live assessments, newest first. */
-  async timeline(db: Executor, id: string): Promise<TimelineRow[]> {
+  /** A patient's live assessments within the scope, newest first. */
+  async timeline(db: Executor, scope: Scope, id: string): Promise<TimelineRow[]> {
     const rows = await db
       .selectFrom('assessments')
       .innerJoin('patients', 'patients.id', 'assessments.patient_id')
@@ -367,6 +414,7 @@ export const patientRecordsRepository = {
       ])
       .where('assessments.patient_record_id', '=', id)
       .where('assessments.deleted_at', 'is', null)
+      .$call(withinScope('assessments.org_unit_id', scope))
       .orderBy('assessments.created_at', 'desc')
       .orderBy('assessments.id', 'desc')
       .execute();
@@ -411,6 +459,7 @@ export const patientRecordsRepository = {
    */
   async assessmentBefore(
     db: Executor,
+    scope: Scope,
     id: string,
     before: { createdAt: string; id: string },
   ): Promise<TimelineRow | undefined> {
@@ -435,6 +484,7 @@ export const patientRecordsRepository = {
         from assessments
         where patient_record_id = ${id} and deleted_at is null
           and (created_at, id) < (${before.createdAt}, ${before.id})
+          and ${scopeCondition('org_unit_id', scope)}
         order by created_at desc, id desc
         limit 1
       ) a
