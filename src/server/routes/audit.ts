@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditListSchema, auditQuerySchema } from '../../shared/api/audit.ts';
-import { requesterOf } from '../auth/guard.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
 import { auditTrailCsv, listAudit } from '../services/audit-trail.ts';
@@ -21,7 +21,7 @@ export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: auditListSchema, ...errors },
         },
       },
-      async (request) => listAudit(context, request.query),
+      async (request) => listAudit(context, scopeOf(request), request.query),
     );
 
     app.get(

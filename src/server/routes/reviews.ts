@@ -8,7 +8,7 @@ import {
   reviewLockBodySchema,
   reviewSchema,
 } from '../../shared/api/reviews.ts';
-import { requesterOf, requireUser } from '../auth/guard.ts';
+import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import {
   agreementCsv,
@@ -37,7 +37,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: reviewSchema, ...errors },
         },
       },
-      async (request) => getReview(context, requireUser(request), request.params.id),
+      async (request) => getReview(context, requesterOf(request), request.params.id),
     );
 
     app.put(

@@ -4,7 +4,7 @@ import {
   reviewWorklistSchema,
   worklistQuerySchema,
 } from '../../shared/api/worklists.ts';
-import { requesterOf } from '../auth/guard.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { followUpList, reviewWorklist } from '../services/worklists.ts';
 import { errorResponses } from './responses.ts';
@@ -28,7 +28,7 @@ export function worklistRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: reviewWorklistSchema, ...errors },
         },
       },
-      async (request) => reviewWorklist(context, request.query),
+      async (request) => reviewWorklist(context, scopeOf(request), request.query),
     );
 
     app.get(

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Scope } from '../auth/scope.ts';
 import type { z } from 'zod';
 import type { AuditEvent, auditQuerySchema } from '../../shared/api/audit.ts';
 import type { AppContext } from '../context.ts';
@@ -23,10 +24,12 @@ function filterOf(context: AppContext, query: Omit<AuditQuery, 'limit'>): AuditF
 
 export async function listAudit(
   context: AppContext,
+  scope: Scope,
   query: AuditQuery,
 ): Promise<{ items: AuditEvent[]; nextBefore: number | null }> {
   const rows = await auditRepository.list(
     context.database.db,
+    scope,
     filterOf(context, query),
     query.limit + 1,
   );
@@ -63,15 +66,19 @@ export async function auditTrailCsv(
     target: { type: 'export', id: 'audit.csv' },
     address: requester.address,
   });
-  return auditCsvLines(context, query);
+  return auditCsvLines(context, requester.scope, query);
 }
 
 /** The whole filtered trail as CSV, streamed from a database cursor. */
-function auditCsvLines(context: AppContext, query: Omit<AuditQuery, 'limit' | 'before'>): Readable {
+function auditCsvLines(
+  context: AppContext,
+  scope: Scope,
+  query: Omit<AuditQuery, 'limit' | 'before'>,
+): Readable {
   const filter = filterOf(context, query);
   async function* lines() {
     yield csvRow(csvHeader);
-    for await (const row of auditRepository.stream(context.database.db, filter)) {
+    for await (const row of auditRepository.stream(context.database.db, scope, filter)) {
       const e = presentAuditEvent(row);
       yield csvRow([
         e.id,

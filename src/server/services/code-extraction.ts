@@ -40,7 +40,7 @@ async function scanNotes(
   onProgress: (scanned: number, total: number) => void,
 ): Promise<ExtractionResult> {
   const db = context.database.db;
-  const total = await notesRepository.countNotes(db);
+  const total = await notesRepository.countNotes(db, requester.scope);
   const run = createExtractionRun();
   let scanned = 0;
   const progressed = async () => {
@@ -52,7 +52,7 @@ async function scanNotes(
   };
 
   try {
-    for await (const row of notesRepository.streamAssessmentNotes(db)) {
+    for await (const row of notesRepository.streamAssessmentNotes(db, requester.scope)) {
       run.add({
         kind: 'assessment_note',
         assessmentId: row.assessment_id,
@@ -62,7 +62,7 @@ async function scanNotes(
       });
       await progressed();
     }
-    for await (const row of notesRepository.streamReviewComments(db)) {
+    for await (const row of notesRepository.streamReviewComments(db, requester.scope)) {
       run.add({
         kind: 'doctor_comment',
         assessmentId: row.assessment_id,

@@ -15,7 +15,6 @@ import {
   MATRIX_STATUSES,
   reviewLockedMessage,
 } from '../../shared/api/reviews.ts';
-import type { SessionUser } from '../../shared/api/session.ts';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
 import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
@@ -36,15 +35,15 @@ function notFound(): AppError {
 
 export async function getReview(
   context: AppContext,
-  user: SessionUser,
+  requester: Requester,
   assessmentId: string,
 ): Promise<Review> {
   const db = context.database.db;
-  const assessment = await reviewsRepository.findAssessment(db, assessmentId);
+  const assessment = await reviewsRepository.findAssessment(db, requester.scope, assessmentId);
   // As with the assessment itself, only those who may restore a deleted one may still read it.
   if (
     assessment === undefined ||
-    (assessment.deleted_at !== null && !can(user.role, 'assessment.viewDeleted'))
+    (assessment.deleted_at !== null && !can(requester.user.role, 'assessment.viewDeleted'))
   ) {
     throw notFound();
   }
@@ -68,6 +67,7 @@ async function writeReview(
   return context.database.transaction(async (trx) => {
     const assessment = await reviewsRepository.findAssessmentForChange(
       trx,
+      requester.scope,
       assessmentId,
       context.database.engine,
     );

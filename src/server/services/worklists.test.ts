@@ -77,8 +77,8 @@ describe.each(testDatabases())(
         .execute();
       // As the lists read them: each row plus its deltas (migration kept-count-deltas).
       return {
-        review: await worklistsRepository.total(db, 'review'),
-        followUpTotal: await worklistsRepository.total(db, 'follow_up'),
+        review: await worklistsRepository.keptTotal(db, 'review'),
+        followUpTotal: await worklistsRepository.keptTotal(db, 'follow_up'),
         followUps,
       };
     };

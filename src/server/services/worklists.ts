@@ -1,4 +1,5 @@
 import { CONDITIONS, type Condition } from '../../engine/index.ts';
+import type { Scope } from '../auth/scope.ts';
 import {
   worklistReason,
   type FollowUpList,
@@ -95,13 +96,14 @@ function conditionsByAssessment(rows: readonly ConditionRow[]): Map<string, Work
  */
 export async function reviewWorklist(
   context: AppContext,
+  scope: Scope,
   query: { limit: number; cursor?: string | undefined },
 ): Promise<ReviewWorklist> {
   const { db, engine } = context.database;
   const after = query.cursor === undefined ? undefined : decodeReviewCursor(query.cursor);
   const [rows, total] = await Promise.all([
-    worklistsRepository.awaitingReview(db, engine, query.limit + 1, after),
-    worklistsRepository.total(db, 'review'),
+    worklistsRepository.awaitingReview(db, engine, scope, query.limit + 1, after),
+    worklistsRepository.total(db, engine, scope, 'review'),
   ]);
   const page = rows.slice(0, query.limit);
   const conditions = conditionsByAssessment(
@@ -165,6 +167,7 @@ export async function followUpList(
         worklistsRepository.followUps(
           db,
           engine,
+          requester.scope,
           level,
           query.limit + 1,
           after === undefined
@@ -176,7 +179,7 @@ export async function followUpList(
         ),
       ),
     ),
-    worklistsRepository.total(db, 'follow_up'),
+    worklistsRepository.total(db, engine, requester.scope, 'follow_up'),
   ]);
   const dueMs = (row: FollowUpRow) =>
     Date.parse(row.assessed_at) + (intervals[row.level] ?? followUpDaysModerate) * dayMs;

@@ -23,7 +23,7 @@ export async function keptFollowUps(db: Kysely<Database>): Promise<FollowUpList>
     .execute();
   return {
     rows: rows.map((row) => [row.number, row.assessment_id, Number(row.level)]),
-    total: await worklistsRepository.total(db, 'follow_up'),
+    total: await worklistsRepository.keptTotal(db, 'follow_up'),
   };
 }
 

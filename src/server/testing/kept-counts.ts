@@ -96,8 +96,8 @@ export async function keptTotals(handle: DatabaseHandle): Promise<number[]> {
   return [
     await count(),
     await count(true),
-    await worklistsRepository.total(handle.db, 'review'),
-    await worklistsRepository.total(handle.db, 'follow_up'),
+    await worklistsRepository.keptTotal(handle.db, 'review'),
+    await worklistsRepository.keptTotal(handle.db, 'follow_up'),
   ];
 }
 

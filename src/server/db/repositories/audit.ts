@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import type { AuditEvent } from '../../../shared/api/audit.ts';
 import type { AuditEventsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
@@ -32,8 +33,23 @@ export function presentAuditEvent(row: AuditRow | ListedAuditRow): AuditEvent {
   };
 }
 
-function filtered(db: Executor, filter: AuditFilter) {
+/**
+ * The trail's rows that match, within the scope: a narrower scope than every unit holds the rows
+ * of the users who work within it (a district's trail is its staff's), not the server's own or
+ * a record system's.
+ */
+function filtered(db: Executor, scope: Scope, filter: AuditFilter) {
   let query = db.selectFrom('audit_events').selectAll();
+  if (scope.kind !== 'everything') {
+    query = query.where(
+      'user_id',
+      'in',
+      db
+        .selectFrom('user_units')
+        .select('user_units.user_id')
+        .$call(withinScope('user_units.org_unit_id', scope)),
+    );
+  }
   if (filter.username !== undefined) {
     // A refused CDS call names no user (what its token claimed is detail). Failed CDS calls
     // written before detail existed may hold a refused token's claim as their user name, and
@@ -64,9 +80,9 @@ export const auditRepository = {
   },
 
   /** A page of the trail, each row with its user's display name (the CSV gives ids alone). */
-  list(db: Executor, filter: AuditFilter, limit: number): Promise<ListedAuditRow[]> {
+  list(db: Executor, scope: Scope, filter: AuditFilter, limit: number): Promise<ListedAuditRow[]> {
     return db
-      .selectFrom(filtered(db, filter).limit(limit).as('page'))
+      .selectFrom(filtered(db, scope, filter).limit(limit).as('page'))
       .leftJoin('users', 'users.id', 'page.user_id')
       .selectAll('page')
       .select('users.display_name')
@@ -74,7 +90,7 @@ export const auditRepository = {
       .execute();
   },
 
-  stream(db: Executor, filter: AuditFilter): AsyncIterableIterator<AuditRow> {
-    return filtered(db, filter).stream(500);
+  stream(db: Executor, scope: Scope, filter: AuditFilter): AsyncIterableIterator<AuditRow> {
+    return filtered(db, scope, filter).stream(500);
   },
 };

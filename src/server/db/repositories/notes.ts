@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import { CONDITIONS, type Condition } from '../../../engine/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -40,12 +41,13 @@ const diagnosedColumns = CONDITIONS.map((c) =>
 
 /** The non-empty notes and review comments of live assessments (spec 7.2), streamed. */
 export const notesRepository = {
-  async countNotes(db: Executor): Promise<number> {
+  async countNotes(db: Executor, scope: Scope): Promise<number> {
     const [notes, comments] = await Promise.all([
       db
         .selectFrom('assessments')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('deleted_at', 'is', null)
+        .$call(withinScope('org_unit_id', scope))
         .where('notes', 'is not', null)
         .where('notes', '<>', '')
         .executeTakeFirstOrThrow(),
@@ -54,13 +56,14 @@ export const notesRepository = {
         .innerJoin('assessments', 'assessments.id', 'doctor_reviews.assessment_id')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('assessments.deleted_at', 'is', null)
+        .$call(withinScope('assessments.org_unit_id', scope))
         .where('doctor_reviews.comments', '<>', '')
         .executeTakeFirstOrThrow(),
     ]);
     return Number(notes.n) + Number(comments.n);
   },
 
-  streamAssessmentNotes(db: Executor): AsyncIterableIterator<AssessmentNoteRow> {
+  streamAssessmentNotes(db: Executor, scope: Scope): AsyncIterableIterator<AssessmentNoteRow> {
     return db
       .selectFrom('assessments')
       .leftJoin(
@@ -75,6 +78,7 @@ export const notesRepository = {
       ])
       .select(diagnosedColumns)
       .where('assessments.deleted_at', 'is', null)
+      .$call(withinScope('assessments.org_unit_id', scope))
       .where('assessments.notes', 'is not', null)
       .where('assessments.notes', '<>', '')
       .orderBy('assessments.created_at')
@@ -82,7 +86,7 @@ export const notesRepository = {
       .stream(1000) as AsyncIterableIterator<AssessmentNoteRow>;
   },
 
-  streamReviewComments(db: Executor): AsyncIterableIterator<ReviewCommentRow> {
+  streamReviewComments(db: Executor, scope: Scope): AsyncIterableIterator<ReviewCommentRow> {
     return db
       .selectFrom('doctor_reviews')
       .innerJoin('assessments', 'assessments.id', 'doctor_reviews.assessment_id')
@@ -100,6 +104,7 @@ export const notesRepository = {
       ])
       .select(diagnosedColumns)
       .where('assessments.deleted_at', 'is', null)
+      .$call(withinScope('assessments.org_unit_id', scope))
       .where('doctor_reviews.comments', '<>', '')
       .orderBy('doctor_reviews.assessment_id')
       .orderBy('doctor_reviews.condition')

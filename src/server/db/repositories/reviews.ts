@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import type { DatabaseEngine } from '../database.ts';
 import type { AssessmentsTable, DoctorReviewsTable, ResultsTable } from '../schema.ts';
 import { readBooleans, type Executor, type WithBooleans } from './executor.ts';
@@ -17,11 +18,13 @@ export type DisagreementRow = Pick<
   Pick<Selectable<ResultsTable>, 'risk_status'>;
 
 export const reviewsRepository = {
-  findAssessment(db: Executor, id: string): Promise<ReviewedAssessment | undefined> {
+  /** The assessment a review belongs to, if it lies within the scope. */
+  findAssessment(db: Executor, scope: Scope, id: string): Promise<ReviewedAssessment | undefined> {
     return db
       .selectFrom('assessments')
       .select(['id', 'deleted_at'])
       .where('id', '=', id)
+      .$call(withinScope('org_unit_id', scope))
       .executeTakeFirst();
   },
 
@@ -33,10 +36,15 @@ export const reviewsRepository = {
    */
   findAssessmentForChange(
     db: Executor,
+    scope: Scope,
     id: string,
     engine: DatabaseEngine,
   ): Promise<ReviewedAssessment | undefined> {
-    const query = db.selectFrom('assessments').select(['id', 'deleted_at']).where('id', '=', id);
+    const query = db
+      .selectFrom('assessments')
+      .select(['id', 'deleted_at'])
+      .where('id', '=', id)
+      .$call(withinScope('org_unit_id', scope));
     return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   },
 

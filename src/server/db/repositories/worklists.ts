@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { scopeCondition, withinScope, type Scope } from '../../auth/scope.ts';
 import type { DatabaseEngine } from '../database.ts';
 import type { ResultsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
@@ -56,6 +57,7 @@ export const worklistsRepository = {
   async awaitingReview(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     limit: number,
     after?: ReviewCursor,
   ): Promise<ReviewWorklistRow[]> {
@@ -78,6 +80,7 @@ export const worklistsRepository = {
       from assessments ${indexed}
       left join patient_records on patient_records.id = assessments.patient_record_id
       where ${awaitingReview(engine)} ${from}
+        and ${scopeCondition('assessments.org_unit_id', scope)}
       order by assessments.risk_rank, assessments.signed_off_at, assessments.id
       limit ${limit}`.execute(db);
     return rows;
@@ -85,11 +88,12 @@ export const worklistsRepository = {
 
   /**
    * The patients due at one level, by assessment time then patient record id, after the row
-   * whose time is `afterAssessedAt` (or from the start).
+   * whose time is `afterAssessedAt` (or from the start): patients registered within the scope.
    */
   followUps(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     level: number,
     limit: number,
     after?: { assessedAt: string; patientRecordId: string },
@@ -98,7 +102,8 @@ export const worklistsRepository = {
       .selectFrom('patient_follow_ups')
       .innerJoin('patient_records', 'patient_records.id', 'patient_follow_ups.patient_record_id')
       .innerJoin('assessments', 'assessments.id', 'patient_follow_ups.assessment_id')
-      .where('patient_follow_ups.level', '=', level);
+      .where('patient_follow_ups.level', '=', level)
+      .$call(withinScope('patient_records.org_unit_id', scope));
     if (after !== undefined) {
       const at =
         engine === 'postgres' ? sql`${after.assessedAt}::timestamptz` : sql`${after.assessedAt}`;
@@ -122,8 +127,32 @@ export const worklistsRepository = {
       .execute();
   },
 
-  /** The length of a list, kept by the database: its row plus the changes not yet folded in. */
-  async total(db: Executor, list: 'review' | 'follow_up'): Promise<number> {
+  /**
+   * The length of a list within the scope. The database keeps each list's length over every unit
+   * (its row plus the changes not yet folded in); a narrower scope counts its own rows.
+   */
+  async total(
+    db: Executor,
+    engine: DatabaseEngine,
+    scope: Scope,
+    list: 'review' | 'follow_up',
+  ): Promise<number> {
+    if (scope.kind !== 'everything') {
+      const counted =
+        list === 'review'
+          ? await sql<{ n: number | string }>`select count(*) as n from assessments
+              where ${awaitingReview(engine)}
+                and ${scopeCondition('assessments.org_unit_id', scope)}`.execute(db)
+          : await sql<{ n: number | string }>`select count(*) as n from patient_follow_ups
+              join patient_records on patient_records.id = patient_follow_ups.patient_record_id
+              where ${scopeCondition('patient_records.org_unit_id', scope)}`.execute(db);
+      return Number(counted.rows[0]?.n ?? 0);
+    }
+    return this.keptTotal(db, list);
+  },
+
+  /** A list's length over every unit as the database keeps it: its row plus its deltas. */
+  async keptTotal(db: Executor, list: 'review' | 'follow_up'): Promise<number> {
     const { rows } = await sql<{ total: number | string | null }>`
       select sum(total) as total from (
         select total from worklist_totals where list = ${list}
