@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { everythingScope } from '../../server/auth/scope.ts';
 import { orgUnitCodeSchema, orgUnitNameSchema } from '../../shared/api/org-units.ts';
 import type { AppContext } from '../../server/context.ts';
 import { AppError } from '../../server/errors.ts';
@@ -187,7 +188,7 @@ export async function runOrgUnitCommand(
       }
       case 'list': {
         parseOptions(rest, {});
-        const tree = await withContext(listOrgUnits);
+        const tree = await withContext((context) => listOrgUnits(context, everythingScope));
         const byId = new Map(tree.items.map((unit) => [unit.id, unit]));
         io.stdout.write('code\tname\tparent\tstate\n');
         for (const unit of tree.items) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { everythingScope } from '../../server/auth/scope.ts';
 import { roles, type Role } from '../../shared/api/users.ts';
 import { AppError } from '../../server/errors.ts';
 import {
@@ -125,7 +126,7 @@ export async function runUserCommand(
         return 0;
       }
       case 'list': {
-        const users = await withContext(listUsers);
+        const users = await withContext((context) => listUsers(context, everythingScope));
         for (const user of users) {
           io.stdout.write(
             `${user.username}\t${user.role}\t${user.disabled ? 'disabled' : 'active'}\t${user.displayName}\t${user.units.map((unit) => unit.code).join(',')}\n`,

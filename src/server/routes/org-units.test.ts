@@ -3,6 +3,8 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { OrgUnit, OrgUnitTree } from '../../shared/api/org-units.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import type { User } from '../../shared/api/users.ts';
+import { everythingScope } from '../auth/scope.ts';
+import { listOrgUnits } from '../services/org-units.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { atVersion, requestsAs, type Requests } from '../testing/requests.ts';
@@ -76,7 +78,16 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
     expect(tree.statusCode).toBe(200);
     expect(
       tree.json<OrgUnitTree>().items.map((unit) => `${'-'.repeat(unit.depth)}${unit.code}`),
-    ).toEqual(['A-top', 'MAIN', '-D-1', '--F-1', '--f_2']);
+    ).toEqual(['MAIN', '-D-1', '--F-1', '--f_2']);
+    // A second unit at the top lies outside the scope of MAIN's users: the command line sees it.
+    const everything = await listOrgUnits(t.context, everythingScope);
+    expect(everything.items.map((unit) => `${'-'.repeat(unit.depth)}${unit.code}`)).toEqual([
+      'A-top',
+      'MAIN',
+      '-D-1',
+      '--F-1',
+      '--f_2',
+    ]);
     const one = await call(nurse, 'GET', `/api/org-units/${district.id}`);
     expect(one.statusCode).toBe(200);
     expect(one.headers.etag).toBe('"1"');
@@ -195,11 +206,13 @@ describe.each(testDatabases())('organisation units on $engine', (testDatabase) =
       atVersion(1),
     );
     expect(top.statusCode, top.body).toBe(200);
+    // D-1 at the top lies outside MAIN's administrator's scope from now on.
+    expect((await call(admin, 'GET', `/api/org-units/${district.id}`)).statusCode).toBe(404);
     const taken = await call(
       admin,
       'PUT',
-      `/api/org-units/${district.id}`,
-      { code: 'Main', name: 'Unit D-1', parentId: null },
+      `/api/org-units/${facility.id}`,
+      { code: 'Main', name: 'Unit F-1', parentId: region.id },
       atVersion(2),
     );
     expect(taken.statusCode).toBe(409);

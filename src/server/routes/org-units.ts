@@ -6,7 +6,7 @@ import {
   orgUnitTreeSchema,
   updateOrgUnitBodySchema,
 } from '../../shared/api/org-units.ts';
-import { requesterOf } from '../auth/guard.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import {
   closeOrgUnit,
@@ -32,7 +32,7 @@ export function orgUnitRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: orgUnitTreeSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => listOrgUnits(context),
+      async (request) => listOrgUnits(context, scopeOf(request)),
     );
 
     app.get(
@@ -47,7 +47,7 @@ export function orgUnitRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const unit = await getOrgUnit(context, request.params.id);
+        const unit = await getOrgUnit(context, scopeOf(request), request.params.id);
         void reply.header('etag', etag(unit.version));
         return unit;
       },

@@ -158,4 +158,42 @@ describe.each(testDatabases())('access by place on $engine', (testDatabase) => {
     const saved = await call(manager, 'POST', '/api/assessments', lowRiskBody);
     expect(saved.statusCode).toBe(403);
   });
+
+  it("lets a district's administrator manage its users and units only", async () => {
+    const { a, districtAdmin, topAdmin, district, main } = f;
+    const users = await call(districtAdmin, 'GET', '/api/users');
+    expect(users.statusCode).toBe(200);
+    const ids = users.json<{ items: { id: string }[] }>().items.map((user) => user.id);
+    expect(ids).toContain(a.nurse.userId);
+    expect(ids).toContain(f.b.doctor.userId);
+    expect(ids).not.toContain(topAdmin.userId);
+    expect(
+      (await call(districtAdmin, 'PATCH', `/api/users/${topAdmin.userId}`, { displayName: 'X' }))
+        .statusCode,
+    ).toBe(404);
+    const renamed = await call(districtAdmin, 'PATCH', `/api/users/${a.nurse.userId}`, {
+      displayName: 'Nurse of A',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const atTop = await call(districtAdmin, 'POST', '/api/users', {
+      username: 'nurse-at-main',
+      role: 'nurse',
+      password: 'a long enough password 1',
+      units: [main.id],
+    });
+    expect(atTop.statusCode).toBe(400);
+    expect(atTop.json()).toMatchObject({ error: { field: 'units' } });
+
+    const unit = (parentId: string | null, code: string) =>
+      call(districtAdmin, 'POST', '/api/org-units', { code, name: code, parentId });
+    expect((await unit(null, 'TOP-2')).statusCode).toBe(403);
+    expect((await unit(main.id, 'BESIDE')).statusCode).toBe(400);
+    expect((await unit(district.id, 'F-C')).statusCode).toBe(201);
+    expect((await call(districtAdmin, 'GET', `/api/org-units/${main.id}`)).statusCode).toBe(404);
+    expect((await call(districtAdmin, 'POST', `/api/org-units/${main.id}/close`)).statusCode).toBe(
+      404,
+    );
+    const tree = await call(a.nurse, 'GET', '/api/org-units');
+    expect(tree.json<{ items: { id: string }[] }>().items.map((u) => u.id)).toEqual([a.unit.id]);
+  });
 });

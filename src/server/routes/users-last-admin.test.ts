@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { everythingScope } from '../auth/scope.ts';
 import type { User } from '../../shared/api/users.ts';
 import { createUser, listUsers, updateUser } from '../services/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
@@ -36,7 +37,7 @@ describe.each(testDatabases())('the last active administrator on $engine', (test
     await expect(
       updateUser(t.context, operator, only.id, { role: 'doctor' }),
     ).rejects.toMatchObject({ status: 409, field: 'role' });
-    const [stored] = await listUsers(t.context);
+    const [stored] = await listUsers(t.context, everythingScope);
     expect(stored).toMatchObject({ role: 'admin', disabled: false });
   });
 
@@ -80,7 +81,9 @@ describe.each(testDatabases())('the last active administrator on $engine', (test
     if (refused !== undefined) {
       expect(refused.json()).toMatchObject({ error: { code: 'conflict', field: 'disabled' } });
     }
-    const admins = (await listUsers(t.context)).filter((u) => u.role === 'admin' && !u.disabled);
+    const admins = (await listUsers(t.context, everythingScope)).filter(
+      (u) => u.role === 'admin' && !u.disabled,
+    );
     expect(admins).toHaveLength(1);
   });
 
@@ -92,7 +95,9 @@ describe.each(testDatabases())('the last active administrator on $engine', (test
       patch(second.cookie, first.userId, { role: 'doctor' }),
     ]);
     expect(answers.map((answer) => answer.statusCode).sort()[0]).toBe(200);
-    const admins = (await listUsers(t.context)).filter((u) => u.role === 'admin' && !u.disabled);
+    const admins = (await listUsers(t.context, everythingScope)).filter(
+      (u) => u.role === 'admin' && !u.disabled,
+    );
     expect(admins).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import {
   userListSchema,
   userSchema,
 } from '../../shared/api/users.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
 import { createUser, listUsers, updateUser } from '../services/users.ts';
@@ -24,7 +25,7 @@ export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: userListSchema, ...errors },
         },
       },
-      async () => ({ items: await listUsers(context) }),
+      async (request) => ({ items: await listUsers(context, scopeOf(request)) }),
     );
 
     app.post(
@@ -39,11 +40,7 @@ export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const user = await createUser(
-          context,
-          { user: request.user, address: request.ip },
-          request.body,
-        );
+        const user = await createUser(context, requesterOf(request), request.body);
         return reply.status(201).send(user);
       },
     );
@@ -60,13 +57,7 @@ export function userRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: userSchema, ...errors },
         },
       },
-      async (request) =>
-        updateUser(
-          context,
-          { user: request.user, address: request.ip },
-          request.params.id,
-          request.body,
-        ),
+      async (request) => updateUser(context, requesterOf(request), request.params.id, request.body),
     );
   };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { everythingScope } from '../auth/scope.ts';
 import { usersRepository } from '../db/repositories/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
@@ -65,7 +66,7 @@ describe.each(testDatabases())('the first administrator, on $engine', (testDatab
       parentId: null,
     });
     await ensure();
-    const [admin] = await listUsers(t.context);
+    const [admin] = await listUsers(t.context, everythingScope);
     expect(admin?.units.map((unit) => unit.id).sort()).toEqual([main.id, other.id].sort());
   });
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { scopeHolds, type Scope } from '../auth/scope.ts';
 import type {
   CreateOrgUnitBody,
   OrgUnit,
@@ -14,7 +15,7 @@ import { timeOrderedId } from '../ids.ts';
 import { presentOrgUnit, presentOrgUnitTree } from '../presenters/org-unit.ts';
 import { recordAudit } from './audit.ts';
 import { assertUnitOpen } from './record-units.ts';
-import type { Requester } from './users.ts';
+import { managedScope, type Requester } from './users.ts';
 
 function isUniqueViolation(error: unknown): boolean {
   return /UNIQUE constraint failed|duplicate key value/i.test(
@@ -36,11 +37,26 @@ async function assertCodeFree(db: Executor, code: string, ownId?: string): Promi
   if (existing !== undefined && existing.id !== ownId) throw codeTaken(existing.code);
 }
 
-/** The parent a body names: a unit that exists and is open (a closed unit takes nothing new). */
-async function parentOf(db: Executor, parentId: string | null): Promise<OrgUnitRow | null> {
-  if (parentId === null) return null;
+/**
+ * The parent a body names: a unit within the scope that exists and is open (a closed unit takes
+ * nothing new). Only who manages everything places a unit at the top.
+ */
+async function parentOf(
+  db: Executor,
+  scope: Scope,
+  parentId: string | null,
+): Promise<OrgUnitRow | null> {
+  if (parentId === null) {
+    if (scope.kind === 'everything') return null;
+    throw new AppError(
+      403,
+      'forbidden',
+      'parentId: Only an administrator of every unit can add a unit at the top.',
+      'parentId',
+    );
+  }
   const parent = await orgUnitsRepository.findById(db, parentId);
-  if (parent === undefined) {
+  if (parent === undefined || !scopeHolds(scope, parent.id)) {
     throw new AppError(400, 'validation_failed', 'parentId: No such unit', 'parentId');
   }
   assertUnitOpen(parent, 'parentId');
@@ -68,13 +84,17 @@ async function lockTree(context: AppContext, trx: Executor): Promise<void> {
   }
 }
 
-export async function listOrgUnits(context: AppContext): Promise<OrgUnitTree> {
-  return presentOrgUnitTree(await orgUnitsRepository.list(context.database.db));
+/** The tree within the scope: a unit whose parent lies outside it is shown at the top. */
+export async function listOrgUnits(context: AppContext, scope: Scope): Promise<OrgUnitTree> {
+  const units = await orgUnitsRepository.list(context.database.db);
+  return presentOrgUnitTree(units.filter((unit) => scopeHolds(scope, unit.id)));
 }
 
-export async function getOrgUnit(context: AppContext, id: string): Promise<OrgUnit> {
+export async function getOrgUnit(context: AppContext, scope: Scope, id: string): Promise<OrgUnit> {
   const row = await orgUnitsRepository.findById(context.database.db, id);
-  if (row === undefined) throw new AppError(404, 'not_found', 'No such unit.');
+  if (row === undefined || !scopeHolds(scope, row.id)) {
+    throw new AppError(404, 'not_found', 'No such unit.');
+  }
   return presentOrgUnit(row);
 }
 
@@ -94,7 +114,7 @@ export async function createOrgUnit(
   return withCodeConflicts(body.code, () =>
     context.database.transaction(async (trx) => {
       await assertCodeFree(trx, body.code);
-      await parentOf(trx, body.parentId);
+      await parentOf(trx, managedScope(requester), body.parentId);
       const row: OrgUnitRow = {
         id,
         code: body.code,
@@ -127,9 +147,11 @@ function staleUnit(): AppError {
   );
 }
 
-async function existingUnit(trx: Executor, id: string, expectedVersion?: number) {
+async function existingUnit(trx: Executor, scope: Scope, id: string, expectedVersion?: number) {
   const existing = await orgUnitsRepository.findById(trx, id);
-  if (existing === undefined) throw new AppError(404, 'not_found', 'No such unit.');
+  if (existing === undefined || !scopeHolds(scope, existing.id)) {
+    throw new AppError(404, 'not_found', 'No such unit.');
+  }
   if (expectedVersion !== undefined && existing.version !== expectedVersion) throw staleUnit();
   return existing;
 }
@@ -146,10 +168,10 @@ export async function updateOrgUnit(
   return withCodeConflicts(body.code, () =>
     context.database.transaction(async (trx) => {
       await lockTree(context, trx);
-      const existing = await existingUnit(trx, id, expectedVersion);
+      const existing = await existingUnit(trx, managedScope(requester), id, expectedVersion);
       await assertCodeFree(trx, body.code, id);
       if (body.parentId !== existing.parent_id) {
-        await parentOf(trx, body.parentId);
+        await parentOf(trx, managedScope(requester), body.parentId);
         const tree = (await orgUnitsRepository.list(trx)).map((unit) => ({
           id: unit.id,
           parentId: unit.parent_id,
@@ -178,7 +200,7 @@ export async function updateOrgUnit(
         target: { type: 'org_unit', id },
         address: requester.address,
       });
-      return presentOrgUnit(await existingUnit(trx, id));
+      return presentOrgUnit(await existingUnit(trx, managedScope(requester), id));
     }),
   );
 }
@@ -195,7 +217,7 @@ export async function closeOrgUnit(
 ): Promise<OrgUnit> {
   const now = context.now();
   return context.database.transaction(async (trx) => {
-    const existing = await existingUnit(trx, id, expectedVersion);
+    const existing = await existingUnit(trx, managedScope(requester), id, expectedVersion);
     if (existing.closed_at !== null) {
       throw new AppError(409, 'conflict', `The unit ${existing.code} is closed already.`);
     }
@@ -211,6 +233,6 @@ export async function closeOrgUnit(
       target: { type: 'org_unit', id },
       address: requester.address,
     });
-    return presentOrgUnit(await existingUnit(trx, id));
+    return presentOrgUnit(await existingUnit(trx, managedScope(requester), id));
   });
 }

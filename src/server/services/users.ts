@@ -1,4 +1,5 @@
 import type { SessionUser } from '../../shared/api/session.ts';
+import { everythingScope, scopeHolds, type Scope } from '../auth/scope.ts';
 import type { Role, User } from '../../shared/api/users.ts';
 import { hashPassword, passwordProblem } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
@@ -10,10 +11,41 @@ import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
 
-/** Who asks for a change: a signed-in admin over HTTP, or the operator at the command line. */
-export interface Requester {
-  user: SessionUser | null;
-  address: string | null;
+/**
+ * Who asks for a change: a signed-in admin over HTTP, who manages the users and units within
+ * their scope (issue 36), or the operator at the command line, who manages everything.
+ */
+export type Requester =
+  | { user: SessionUser; address: string | null; scope: Scope }
+  | { user: null; address: string | null };
+
+/** The units a requester manages. */
+export function managedScope(requester: Requester): Scope {
+  return requester.user === null ? everythingScope : requester.scope;
+}
+
+/** A unit outside the requester's scope is answered as if it did not exist. */
+function noSuchUnit(id: string): AppError {
+  return new AppError(400, 'validation_failed', `units: No unit has the id ${id}.`, 'units');
+}
+
+/**
+ * Refuses a user the requester does not manage: one outside their scope is unknown (404), one
+ * who also works outside it is not theirs to change (403).
+ */
+async function assertManages(db: Executor, requester: Requester, userId: string): Promise<void> {
+  const scope = managedScope(requester);
+  if (scope.kind === 'everything') return;
+  const units = (await orgUnitsRepository.unitsOfUsers(db, [userId])).map((unit) => unit.id);
+  const inside = units.filter((unit) => scopeHolds(scope, unit));
+  if (inside.length === 0) throw new AppError(404, 'not_found', 'No such user.');
+  if (inside.length < units.length) {
+    throw new AppError(
+      403,
+      'forbidden',
+      'This user also works in units outside yours: an administrator of all of them can change the account.',
+    );
+  }
 }
 
 /**
@@ -22,6 +54,7 @@ export interface Requester {
  */
 async function userUnitIds(
   db: Executor,
+  scope: Scope,
   ids: readonly string[] | undefined,
   /** Units the user works in already: kept even if closed since; a closed unit is not joined. */
   held: readonly string[] = [],
@@ -42,9 +75,7 @@ async function userUnitIds(
   const unique = [...new Set(ids)];
   for (const id of unique) {
     const unit = await orgUnitsRepository.findById(db, id);
-    if (unit === undefined) {
-      throw new AppError(400, 'validation_failed', `units: No unit has the id ${id}.`, 'units');
-    }
+    if (unit === undefined || !scopeHolds(scope, id)) throw noSuchUnit(id);
     if (unit.closed_at !== null && !held.includes(id)) {
       throw new AppError(409, 'unit_closed', `units: The unit ${unit.code} is closed.`, 'units');
     }
@@ -105,7 +136,7 @@ export async function createUser(
         'oidcSubject',
       );
     }
-    const unitIds = await userUnitIds(trx, input.units);
+    const unitIds = await userUnitIds(trx, managedScope(requester), input.units);
     await usersRepository.insert(trx, {
       id,
       username,
@@ -147,6 +178,7 @@ export async function updateUser(
 ): Promise<User> {
   const existing = await usersRepository.findById(context.database.db, id);
   if (existing === undefined) throw new AppError(404, 'not_found', 'No such user.');
+  await assertManages(context.database.db, requester, id);
   if (
     requester.user?.id === id &&
     (changes.disabled === true || (changes.role !== undefined && changes.role !== 'admin'))
@@ -182,7 +214,11 @@ export async function updateUser(
     }
     if (changes.units !== undefined) {
       const held = (await orgUnitsRepository.unitsOfUsers(trx, [id])).map((unit) => unit.id);
-      await orgUnitsRepository.setUserUnits(trx, id, await userUnitIds(trx, changes.units, held));
+      await orgUnitsRepository.setUserUnits(
+        trx,
+        id,
+        await userUnitIds(trx, managedScope(requester), changes.units, held),
+      );
     }
     await usersRepository.update(trx, id, {
       ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
@@ -220,10 +256,15 @@ export async function findUserByUsername(context: AppContext, username: string):
   return presentUserRow(context.database.db, row);
 }
 
-export async function listUsers(context: AppContext): Promise<User[]> {
+/** The users who work in a unit within the scope, each with all their units. */
+export async function listUsers(context: AppContext, scope: Scope): Promise<User[]> {
   const db = context.database.db;
   const units = Map.groupBy(await orgUnitsRepository.unitsOfUsers(db), (unit) => unit.user_id);
-  return (await usersRepository.list(db)).map((row) => presentUser(row, units.get(row.id) ?? []));
+  return (await usersRepository.list(db)).flatMap((row) => {
+    const own = units.get(row.id) ?? [];
+    const visible = scope.kind === 'everything' || own.some((unit) => scopeHolds(scope, unit.id));
+    return visible ? [presentUser(row, own)] : [];
+  });
 }
 
 /**
