@@ -7,6 +7,7 @@ import {
   patientListQuerySchema,
   patientListSchema,
   patientSchema,
+  patientTransferBodySchema,
 } from '../../shared/api/patients.ts';
 import { requesterOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
@@ -17,6 +18,7 @@ import {
   listPatients,
   patientAssessments,
   restorePatient,
+  transferPatient,
   updatePatient,
 } from '../services/patients.ts';
 import { etag, ifMatchHeaders, ifMatchVersion, requiredIfMatchVersion } from './if-match.ts';
@@ -144,6 +146,34 @@ export function patientRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const patient = await restorePatient(context, requesterOf(request), request.params.id);
+        void reply.header('etag', etag(patient.version));
+        return patient;
+      },
+    );
+
+    app.post(
+      '/api/patients/:id/transfer',
+      {
+        config: { access: 'patient.update' },
+        schema: {
+          summary: 'Register a patient record at another organisation unit; If-Match is required',
+          description:
+            "The unit must lie within your scope and be open, and the number must be free there (409 otherwise). The patient's assessments stay at the units where they were done. Audited with both units.",
+          tags,
+          params: patientIdParamsSchema,
+          headers: ifMatchHeaders,
+          body: patientTransferBodySchema,
+          response: { 200: patientSchema, ...errors, ...errorResponses(412, 428) },
+        },
+      },
+      async (request, reply) => {
+        const patient = await transferPatient(
+          context,
+          requesterOf(request),
+          request.params.id,
+          requiredIfMatchVersion(request),
+          request.body.orgUnitId,
+        );
         void reply.header('etag', etag(patient.version));
         return patient;
       },

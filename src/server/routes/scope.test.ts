@@ -196,4 +196,39 @@ describe.each(testDatabases())('access by place on $engine', (testDatabase) => {
     const tree = await call(a.nurse, 'GET', '/api/org-units');
     expect(tree.json<{ items: { id: string }[] }>().items.map((u) => u.id)).toEqual([a.unit.id]);
   });
+
+  it('transfers a patient record between units of one scope, audited', async () => {
+    const { a, b, districtAdmin, manager } = f;
+    const made = await call(a.nurse, 'POST', '/api/patients', { number: 'P-200' });
+    const patient = made.json<Patient>();
+    const transfer = (who: { cookie: string }, orgUnitId: string, version = patient.version) =>
+      call(who, 'POST', `/api/patients/${patient.id}/transfer`, { orgUnitId }, atVersion(version));
+    // The nurse of A does not reach B; a manager changes nothing.
+    expect((await transfer(a.nurse, b.unit.id)).statusCode).toBe(400);
+    expect((await transfer(manager, b.unit.id)).statusCode).toBe(403);
+    // The number is taken at B by B's own P-100.
+    const takenThere = await call(
+      districtAdmin,
+      'POST',
+      `/api/patients/${a.patient.id}/transfer`,
+      { orgUnitId: b.unit.id },
+      atVersion(a.patient.version),
+    );
+    expect(takenThere.statusCode).toBe(409);
+    expect((await transfer(districtAdmin, b.unit.id, patient.version + 1)).statusCode).toBe(412);
+
+    const moved = await transfer(districtAdmin, b.unit.id);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json<Patient>().version).toBe(patient.version + 1);
+    expect((await call(a.nurse, 'GET', `/api/patients/${patient.id}`)).statusCode).toBe(404);
+    expect((await call(b.nurse, 'GET', `/api/patients/${patient.id}`)).statusCode).toBe(200);
+    const audit = await t.database.db
+      .selectFrom('audit_events')
+      .select(['user_id', 'detail'])
+      .where('action', '=', 'patient_transfer')
+      .execute();
+    expect(audit).toEqual([
+      { user_id: districtAdmin.userId, detail: `from ${a.unit.id} to ${b.unit.id}` },
+    ]);
+  });
 });

@@ -270,6 +270,8 @@ async function changePatient(
   action: AuditAction,
   expectedVersion: number | undefined,
   decide: (trx: Executor, row: PatientRecordRow, at: string) => Promise<PatientChanges>,
+  /** What the audit row says of the change (unit ids, never patient data). */
+  detail?: (row: PatientRecordRow) => string,
 ): Promise<PatientRecordRow> {
   const now = context.now();
   await context.database.transaction(async (trx) => {
@@ -307,6 +309,7 @@ async function changePatient(
       action,
       target: { type: 'patient', id },
       address: requester.address,
+      ...(detail === undefined ? {} : { detail: detail(row) }),
     });
   });
   const row = await patientRecordsRepository.find(context.database.db, requester.scope, id);
@@ -388,6 +391,47 @@ export async function restorePatient(
         await assertNumberFree(trx, current.org_unit_id, current.number, { ownId: id });
         return { deleted_at: null, deleted_by: null, updated_at: at };
       },
+    ),
+  );
+  return present(context, requester.scope, row);
+}
+
+/**
+ * Registers a live patient record at another unit within the caller's scope (which holds the
+ * record's unit too, or the record would be unknown to them). The number must be free there.
+ * Audited with both units; the assessments stay at the units where they were done.
+ */
+export async function transferPatient(
+  context: AppContext,
+  requester: Requester,
+  id: string,
+  expectedVersion: number,
+  orgUnitId: string,
+): Promise<Patient> {
+  const found = await patientRecordsRepository.find(context.database.db, requester.scope, id);
+  if (found === undefined) throw notFound();
+  const row = await withNumberConflicts(context, requester.scope, found.number, () =>
+    changePatient(
+      context,
+      requester,
+      id,
+      'patient_transfer',
+      expectedVersion,
+      async (trx, current, at) => {
+        if (current.deleted_at !== null) throw notFound();
+        const target = await unitForNewRecord(trx, requester.scope, { chosenUnitId: orgUnitId });
+        if (target === current.org_unit_id) {
+          throw new AppError(
+            409,
+            'conflict',
+            'orgUnitId: The patient is registered at this unit already.',
+            'orgUnitId',
+          );
+        }
+        await assertNumberFree(trx, target, current.number, { ownId: id });
+        return { org_unit_id: target, updated_at: at };
+      },
+      (current) => `from ${current.org_unit_id} to ${orgUnitId}`,
     ),
   );
   return present(context, requester.scope, row);

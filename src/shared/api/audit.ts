@@ -20,6 +20,7 @@ export const auditActions = [
   'patient_update',
   'patient_delete',
   'patient_restore',
+  'patient_transfer',
   /** A patient page opened; the target is the patient record. */
   'patient_view',
   /** A patient search; the search text is never recorded. */

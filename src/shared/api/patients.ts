@@ -34,6 +34,10 @@ export const patientBodySchema = z.object({
 });
 export type PatientBody = z.input<typeof patientBodySchema>;
 
+/** Moves a patient record to another organisation unit; its assessments stay where they were done. */
+export const patientTransferBodySchema = z.object({ orgUnitId: z.string().min(1).max(100) });
+export type PatientTransferBody = z.input<typeof patientTransferBodySchema>;
+
 /** A new patient named by the assessment that first sees them; gender comes from its demographics. */
 export const newPatientBodySchema = patientBodySchema.pick({
   number: true,
