@@ -5,7 +5,7 @@ import type { Patient } from '../../shared/api/patients.ts';
 import type { Role } from '../../shared/permissions.ts';
 import type { TestApp } from './app.ts';
 import { requestsAs } from './requests.ts';
-import { highRiskBody } from './risk-bodies.ts';
+import { woman62 } from './export-samples.ts';
 import { signedInAs, testPassword } from './users.ts';
 
 /** A signed-in user of some units. */
@@ -84,7 +84,7 @@ export async function siblingFacilities(
     expect(patientResponse.statusCode, patientResponse.body).toBe(201);
     const patient = patientResponse.json<Patient>();
     const saved = await call(nurse, 'POST', '/api/assessments', {
-      ...highRiskBody,
+      ...woman62,
       patientId: patient.id,
       notes: `${name} note`,
     });
