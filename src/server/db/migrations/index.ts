@@ -28,6 +28,7 @@ import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 import { fhirClients } from './20261128T1500-fhir-clients.ts';
 
 import { unitPatientNumbers } from './20261128T1630-unit-patient-numbers.ts';
+import { unitHistoryIndex } from './20261128T1640-unit-history-index.ts';
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
   initial,
@@ -58,4 +59,5 @@ export const migrations: readonly TriageMigration[] = [
   fhirVersions,
   fhirClients,
   unitPatientNumbers,
+  unitHistoryIndex,
 ];
