@@ -24,7 +24,9 @@ import { formatBmiChange, formatScoreChange, sinceLast } from '../../shared/sinc
 import { productTexts } from '../../shared/texts.ts';
 import { can } from '../auth/policy.ts';
 import type { AppContext } from '../context.ts';
+import { exportsRepository } from '../db/repositories/exports.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
+import { AppError } from '../errors.ts';
 import { presentReview } from '../presenters/review.ts';
 import { localDate } from '../time.ts';
 import type { Requester } from '../auth/requester.ts';
@@ -452,13 +454,17 @@ export function renderReportText(report: Pick<AssessmentReport, 'title' | 'secti
 
 /**
  * One assessment's report, for a user who may read it; the download is audited as an export. The
- * doctor review is in it for those who may read reviews.
+ * doctor review is in it for those who may read reviews. An assessment outside the requester's
+ * scope is answered 404, as if it did not exist.
  */
 export async function loadAssessmentReport(
   context: AppContext,
   requester: Requester,
   id: string,
 ): Promise<AssessmentReport> {
+  if (!(await exportsRepository.assessmentWithinScope(context.database.db, requester.scope, id))) {
+    throw new AppError(404, 'not_found', 'Failed to load assessment');
+  }
   const assessment = await getAssessment(context, requester.user, id);
   const review = can(requester.user.role, 'review.view')
     ? presentReview(assessment.id, await reviewsRepository.list(context.database.db, assessment.id))

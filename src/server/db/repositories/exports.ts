@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { scopeCondition, type Scope } from '../../auth/scope.ts';
 import type { DatabaseEngine } from '../database.ts';
 import {
   assessmentBooleanColumns,
@@ -111,6 +112,15 @@ export interface CsvRecord {
  * raised the server's peak memory by 20 to 30 MB.
  */
 const pageSize = 250;
+
+/**
+ * Narrows a query of assessments to those of the scope's units (through `$if`, so that a query
+ * of everything carries no condition and keeps its plan).
+ */
+function inScope(scope: Scope) {
+  return <Query extends { where: (condition: RawBuilder<SqlBool>) => Query }>(query: Query) =>
+    query.where(scopeCondition('assessments.org_unit_id', scope));
+}
 
 /** SQLite returns an aggregated JSON column as text; pg parses json columns itself. */
 function jsonRows<T>(column: T[]): T[] {
@@ -231,6 +241,7 @@ function csvResults(engine: DatabaseEngine): RawBuilder<CsvResult[]> {
 async function patientRecordsBefore(
   db: Executor,
   engine: DatabaseEngine,
+  scope: Scope,
   filter: AssessmentFilter,
   rows: ReadonlyArray<{ patient_record_id: string | null }>,
   range: { from: Cursor; to: Cursor },
@@ -248,6 +259,7 @@ async function patientRecordsBefore(
     .where((eb) =>
       eb.exists(
         filteredAssessments(db, engine, filter)
+          .$if(scope.kind !== 'everything', inScope(scope))
           .select(sql.lit(1).as('one'))
           .where(sql<boolean>`assessments.patient_record_id = patient_records.id`)
           .where((eb) =>
@@ -272,18 +284,20 @@ async function patientRecordsBefore(
 
 export const exportsRepository = {
   /**
-   * Live assessments matching the filter, newest first, whole, a page at a time. With
-   * `markRepeatedPatients`, each record says whether an earlier record of the export names the
-   * same patient record.
+   * Live assessments of the scope matching the filter, newest first, whole, a page at a time.
+   * With `markRepeatedPatients`, each record says whether an earlier record of the export names
+   * the same patient record.
    */
   async *recordPages(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
     options: { markRepeatedPatients?: boolean } = {},
   ): AsyncGenerator<Iterable<ExportRecord>> {
     const pages = inPages((after) =>
       assessmentPage(db, engine, filter, after)
+        .$if(scope.kind !== 'everything', inScope(scope))
         .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
         .leftJoin('users', 'users.id', 'assessments.created_by')
         .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
@@ -370,7 +384,7 @@ export const exportsRepository = {
         const seen =
           top === undefined
             ? new Set<string>()
-            : await patientRecordsBefore(db, engine, filter, rows, {
+            : await patientRecordsBefore(db, engine, scope, filter, rows, {
                 from: top,
                 to: { createdAt: first.created_at, id: first.id },
               });
@@ -468,16 +482,18 @@ export const exportsRepository = {
   },
 
   /**
-   * What the CSV needs of the live assessments matching the filter, newest first, a page at a
-   * time: no symptoms, management, risk factors or creator, which it does not show.
+   * What the CSV needs of the live assessments of the scope matching the filter, newest first, a
+   * page at a time: no symptoms, management, risk factors or creator, which it does not show.
    */
   async *csvPages(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
   ): AsyncGenerator<Iterable<CsvRecord>> {
     const pages = inPages((after) =>
       assessmentPage(db, engine, filter, after)
+        .$if(scope.kind !== 'everything', inScope(scope))
         .select([
           'assessments.id',
           'assessments.assessment_code',
@@ -521,12 +537,15 @@ export const exportsRepository = {
     }
   },
 
+  /** The figures of the live assessments of the scope matching the filter. */
   async summary(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
   ): Promise<ExportSummary> {
     const row = await filteredAssessments(db, engine, filter)
+      .$if(scope.kind !== 'everything', inScope(scope))
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
         eb.fn
@@ -545,13 +564,35 @@ export const exportsRepository = {
     };
   },
 
-  /** The doctor reviews of one assessment, by condition. */
-  async reviews(db: Executor, assessmentId: string): Promise<ConditionReview[]> {
+  /**
+   * Whether the assessment, live or deleted, belongs to a unit of the scope: what one
+   * assessment's report, FHIR Bundle or FHIR resources check first (a 404 outside it).
+   */
+  async assessmentWithinScope(db: Executor, scope: Scope, assessmentId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('assessments')
+      .select('assessments.id')
+      .where('assessments.id', '=', assessmentId)
+      .$if(scope.kind !== 'everything', inScope(scope))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** The doctor reviews of one assessment of the scope, by condition. */
+  async reviews(db: Executor, scope: Scope, assessmentId: string): Promise<ConditionReview[]> {
     const rows = await db
       .selectFrom('doctor_reviews')
-      .select(['condition', 'agreed', 'comments', 'reviewed_by', 'locked'])
-      .where('assessment_id', '=', assessmentId)
-      .orderBy('condition')
+      .innerJoin('assessments', 'assessments.id', 'doctor_reviews.assessment_id')
+      .select([
+        'doctor_reviews.condition',
+        'doctor_reviews.agreed',
+        'doctor_reviews.comments',
+        'doctor_reviews.reviewed_by',
+        'doctor_reviews.locked',
+      ])
+      .where('doctor_reviews.assessment_id', '=', assessmentId)
+      .$if(scope.kind !== 'everything', inScope(scope))
+      .orderBy('doctor_reviews.condition')
       .execute();
     return rows.map((row) => readBooleans(row, ['agreed', 'locked']));
   },

@@ -1,6 +1,8 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { scopeCondition, type Scope } from '../../auth/scope.ts';
 import type { Database } from '../schema.ts';
 import type { Executor } from './executor.ts';
+import type { PatientRecordRow } from './patient-records.ts';
 
 /**
  * The orders a RiskAssessment search gives a Patient's assessments in: `-date` newest first (the
@@ -37,7 +39,18 @@ function withinBounds(eb: ExpressionBuilder<Database, 'assessments'>, bounds: La
   return eb.and(bounds.map((bound) => eb(lastUpdated, operators[bound.prefix], bound.value)));
 }
 
-/** What the FHIR read API reads beyond one assessment: a patient record's live assessments. */
+/** A query of assessments narrowed to the scope's units; a query of everything is left as it is. */
+function inScope(scope: Scope) {
+  return <Query extends { where: (condition: RawBuilder<SqlBool>) => Query }>(query: Query) =>
+    scope.kind === 'everything'
+      ? query
+      : query.where(scopeCondition('assessments.org_unit_id', scope));
+}
+
+/**
+ * What the FHIR read API reads beyond one assessment: a patient record's live assessments, and
+ * the patient records themselves, each within the reader's scope.
+ */
 export const fhirReadsRepository = {
   /**
    * The live assessments of a patient record within the bounds, from `from` (itself included)
@@ -45,6 +58,7 @@ export const fhirReadsRepository = {
    */
   liveAssessmentsFrom(
     db: Executor,
+    scope: Scope,
     recordId: string,
     query: { order: AssessmentOrder; bounds: LastUpdatedBound[] },
     from: AssessmentPosition | undefined,
@@ -57,7 +71,8 @@ export const fhirReadsRepository = {
       .select([key.as('key'), 'id'])
       .where('patient_record_id', '=', recordId)
       .where('deleted_at', 'is', null)
-      .where((eb) => withinBounds(eb, query.bounds));
+      .where((eb) => withinBounds(eb, query.bounds))
+      .$call(inScope(scope));
     if (from !== undefined) {
       select = select.where((eb) =>
         eb.or([
@@ -70,9 +85,40 @@ export const fhirReadsRepository = {
     return select.orderBy(key, direction).orderBy('id', direction).limit(limit).execute();
   },
 
+  /** The live patient record of that id, if it belongs to a unit of the scope. */
+  livePatientRecord(db: Executor, scope: Scope, id: string): Promise<PatientRecordRow | undefined> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .$if(scope.kind !== 'everything', (query) =>
+        query.where(scopeCondition('patient_records.org_unit_id', scope)),
+      )
+      .executeTakeFirst();
+  },
+
+  /** The live patient record with this number (compared without case), if it is of the scope. */
+  livePatientRecordByNumber(
+    db: Executor,
+    scope: Scope,
+    number: string,
+  ): Promise<PatientRecordRow | undefined> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('number_key', '=', number.toLowerCase())
+      .where('deleted_at', 'is', null)
+      .$if(scope.kind !== 'everything', (query) =>
+        query.where(scopeCondition('patient_records.org_unit_id', scope)),
+      )
+      .executeTakeFirst();
+  },
+
   /** How many results (one RiskAssessment each) the record's live assessments within the bounds have. */
   async liveResultCount(
     db: Executor,
+    scope: Scope,
     recordId: string,
     bounds: LastUpdatedBound[],
   ): Promise<number> {
@@ -83,6 +129,7 @@ export const fhirReadsRepository = {
       .where('assessments.patient_record_id', '=', recordId)
       .where('assessments.deleted_at', 'is', null)
       .where((eb) => withinBounds(eb, bounds))
+      .$call(inScope(scope))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
@@ -90,12 +137,14 @@ export const fhirReadsRepository = {
   /** How many times the assessment's review was written, and when last (null: never). */
   async reviewRevision(
     db: Executor,
+    scope: Scope,
     assessmentId: string,
   ): Promise<{ version: number; at: string | null }> {
     const row = await db
       .selectFrom('assessments')
       .select(['review_version', 'reviewed_at'])
       .where('id', '=', assessmentId)
+      .$call(inScope(scope))
       .executeTakeFirst();
     return { version: row?.review_version ?? 0, at: row?.reviewed_at ?? null };
   },
