@@ -107,7 +107,7 @@ describe.each(testDatabases())(
         name: 'District',
         parentId: main?.id ?? null,
       });
-      const facility = await createOrgUnit(t.context, operator, {
+      await createOrgUnit(t.context, operator, {
         code: 'Fac-A',
         name: 'Facility A',
         parentId: district.id,
