@@ -154,6 +154,11 @@ describe.each(testDatabases())(
         jwks: { keys: [cdsKey.publicJwk] },
         unit: 'FAC-A',
       });
+      await addCdsClient(t.context, operator, {
+        issuer: 'https://ehr-district.example',
+        jwks: { keys: [cdsKey.publicJwk] },
+        unit: 'D1',
+      });
     });
     afterAll(async () => {
       await t.close();
@@ -345,10 +350,10 @@ describe.each(testDatabases())(
     });
 
     it("links a CDS client's cards only to records of its unit, and makes new ones there", async () => {
-      const call = async (number: string) => {
+      const call = async (number: string, issuer = 'https://ehr-a.example') => {
         const now = Math.floor(t.context.now().getTime() / 1000);
         const jwt = await signCall(cdsKey, {
-          issuer: 'https://ehr-a.example',
+          issuer,
           audience: `${publicUrl}/cds-services/chronic-disease-risk`,
           now,
         });
@@ -414,6 +419,10 @@ describe.each(testDatabases())(
       // B's patient: no link, and no second record of the number.
       expect(await call(b.patientNumber)).toEqual(new Set());
       expect(await records()).toEqual(before);
+      // The district's client links both.
+      const district = 'https://ehr-district.example';
+      expect(await call(b.patientNumber, district)).toEqual(new Set([b.patientId]));
+      expect(await call(a.patientNumber, district)).toEqual(new Set([a.patientId]));
 
       // A new patient is made in the client's unit.
       const made = await call('MRN-NEW');
