@@ -24,15 +24,15 @@ Commands:
                               PostgreSQL)
   restore --from FILE [--force]
                               Replace the database with a backup (refused while it is in use)
-  api-token create --name NAME | list | revoke NAME
-                              API tokens for another system's FHIR reads
+  api-token create --name NAME [--unit CODE] | list | revoke NAME
+                              API tokens for another system's FHIR reads of a unit's records
                               (create prints the token once; only its hash is kept)
   cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) [--fhir-server URL]...
-             | list | remove ISS
+             [--unit CODE] | list | remove ISS
                               Record systems allowed to call the CDS Hooks service, and the
                               FHIR servers each may name
   fhir-client add --client-id ID (--jwks-file FILE | --jwks-url URL) --scope "SCOPES"
-              | list | remove ID
+              [--unit CODE] | list | remove ID
                               Systems allowed to read the FHIR API by SMART Backend Services
                               (OAuth client credentials with a signed JWT), and their scopes
   --help                      Show this help; triage COMMAND --help shows a command's own

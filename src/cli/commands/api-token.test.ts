@@ -52,8 +52,8 @@ describe.each(testDatabases())('triage api-token on $engine', (testDatabase) => 
     expect(listed.exitCode).toBe(0);
     expect(listed.output).not.toContain(token);
     expect(listed.output.split('\n')).toEqual([
-      'name\tcreated\tlast used\trevoked',
-      'openmrs\t2026-11-22T09:00:00.000Z\t2026-11-22T09:00:00.000Z\t-',
+      'name\tunit\tcreated\tlast used\trevoked',
+      'openmrs\tMAIN\t2026-11-22T09:00:00.000Z\t2026-11-22T09:00:00.000Z\t-',
       '',
     ]);
 
@@ -61,7 +61,7 @@ describe.each(testDatabases())('triage api-token on $engine', (testDatabase) => 
     expect(revoked.exitCode, revoked.errors).toBe(0);
     expect(await fhirStatus(token)).toBe(401);
     expect((await run('list')).output).toContain(
-      'openmrs\t2026-11-22T09:00:00.000Z\t2026-11-22T09:00:00.000Z\t2026-11-22T09:01:00.000Z',
+      'openmrs\tMAIN\t2026-11-22T09:00:00.000Z\t2026-11-22T09:00:00.000Z\t2026-11-22T09:01:00.000Z',
     );
     const again = await run('revoke', 'openmrs');
     expect(again.exitCode).toBe(1);

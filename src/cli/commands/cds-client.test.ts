@@ -85,8 +85,8 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
 
     const listed = await run('list');
     expect(listed.output.split('\n')).toEqual([
-      'issuer\tkeys\tregistered\tFHIR servers',
-      `${issuer}\tstored (1 keys)\t2026-11-22T09:00:00.000Z\tnone`,
+      'issuer\tunit\tkeys\tregistered\tFHIR servers',
+      `${issuer}\tMAIN\tstored (1 keys)\t2026-11-22T09:00:00.000Z\tnone`,
       '',
     ]);
 
@@ -94,7 +94,7 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
     expect(removed.exitCode, removed.errors).toBe(0);
     expect(await callStatus(issuer, key)).toBe(401);
     expect((await run('remove', issuer)).exitCode).toBe(1);
-    expect((await run('list')).output).toBe('issuer\tkeys\tregistered\tFHIR servers\n');
+    expect((await run('list')).output).toBe('issuer\tunit\tkeys\tregistered\tFHIR servers\n');
     expect(await audit()).toEqual([
       { action: 'cds_client_add', target_id: issuer, address: 'command line' },
       { action: 'cds_client_remove', target_id: issuer, address: 'command line' },
@@ -111,7 +111,7 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
     ehr.jwks = { keys: [key.publicJwk] };
     const added = await run('add', '--issuer', 'https://remote.example', '--jwks-url', url);
     expect(added.exitCode, added.errors).toBe(0);
-    expect((await run('list')).output).toContain(`https://remote.example\t${url}\t`);
+    expect((await run('list')).output).toContain(`https://remote.example\tMAIN\t${url}\t`);
     expect(await callStatus('https://remote.example', key)).toBe(200);
     const insecure = await run(
       'add',
@@ -144,7 +144,7 @@ describe.each(testDatabases())('triage cds-client on $engine', (testDatabase) =>
       `its calls may name FHIR servers under https://fhir.clinic.example/r4, ${ehr.origin}/fhir.`,
     );
     expect((await run('list')).output).toContain(
-      `${issuer}\tstored (1 keys)\t2026-11-22T09:00:00.000Z\t${ehr.origin}/fhir https://fhir.clinic.example/r4\n`,
+      `${issuer}\tMAIN\tstored (1 keys)\t2026-11-22T09:00:00.000Z\t${ehr.origin}/fhir https://fhir.clinic.example/r4\n`,
     );
     for (const [url, message] of [
       ['http://fhir.example/r4', 'https://'],

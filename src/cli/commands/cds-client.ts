@@ -7,17 +7,23 @@ import {
   listCdsClients,
   removeCdsClient,
 } from '../../server/services/cds-clients.ts';
+import { asUnitOptionFault } from '../unit-option.ts';
 
 export const usage = `Usage:
   triage cds-client add --issuer ISS (--jwks-file FILE | --jwks-url URL) [--fhir-server URL]...
+                        [--unit CODE]
                               Let the record system whose JWTs carry iss ISS call the CDS Hooks
                               service, checked against its JWK Set (public ES384 or RS384 keys);
                               its calls may name as fhirServer only a URL under one of the
-                              --fhir-server URLs (same scheme, host and port, the path a prefix)
-  triage cds-client list      The registered clients: issuer, where their keys are, since when,
-                              their FHIR servers
+                              --fhir-server URLs (same scheme, host and port, the path a prefix);
+                              it finds the patient records of the unit (by its code, without
+                              regard to case) and the units below it, and makes new ones in it
+  triage cds-client list      The registered clients: issuer, unit, where their keys are, since
+                              when, their FHIR servers
   triage cds-client remove ISS
                               Refuse that issuer's calls from now on
+
+--unit may be left out only while there is one unit.
 `;
 
 export async function runCdsClientCommand(
@@ -36,6 +42,7 @@ export async function runCdsClientCommand(
             'jwks-file': { type: 'string' },
             'jwks-url': { type: 'string' },
             'fhir-server': { type: 'string', multiple: true },
+            unit: { type: 'string' },
           },
         });
         const file = values['jwks-file'];
@@ -49,23 +56,26 @@ export async function runCdsClientCommand(
             ...(jwks === undefined ? {} : { jwks }),
             ...(url === undefined ? {} : { jwksUrl: url }),
             fhirServers: values['fhir-server'] ?? [],
+            unit: values.unit,
           }),
         );
         io.stdout.write(
-          `Registered CDS client ${issuer}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}; ` +
+          `Registered CDS client ${issuer} for ${client.unitCode}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}; ` +
             `${client.fhirServers.length === 0 ? 'its calls may name no FHIR server' : `its calls may name FHIR servers under ${client.fhirServers.join(', ')}`}.\n`,
         );
         return 0;
       }
       case 'list': {
         const clients = await withContext(listCdsClients);
-        io.stdout.write('issuer\tkeys\tregistered\tFHIR servers\n');
+        io.stdout.write('issuer\tunit\tkeys\tregistered\tFHIR servers\n');
         for (const client of clients) {
           const keys =
             client.jwks_url ??
             `stored (${(JSON.parse(client.jwks ?? '{"keys":[]}') as { keys: unknown[] }).keys.length} keys)`;
           const servers = client.fhirServers.length === 0 ? 'none' : client.fhirServers.join(' ');
-          io.stdout.write(`${client.issuer}\t${keys}\t${client.created_at}\t${servers}\n`);
+          io.stdout.write(
+            `${client.issuer}\t${client.unitCode}\t${keys}\t${client.created_at}\t${servers}\n`,
+          );
         }
         return 0;
       }
@@ -79,7 +89,8 @@ export async function runCdsClientCommand(
       default:
         break;
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = asUnitOptionFault(caught);
     if (error instanceof AppError) {
       io.stderr.write(`${error.message}\n`);
       return 1;

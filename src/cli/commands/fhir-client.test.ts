@@ -88,7 +88,7 @@ describe.each(testDatabases())('triage fhir-client on $engine', (testDatabase) =
     );
     expect(added.exitCode, added.errors).toBe(0);
     expect(added.output).toBe(
-      'Registered FHIR client warehouse; its JWK Set is stored; it may be granted system/RiskAssessment.rs system/Patient.rs.\n',
+      'Registered FHIR client warehouse for MAIN: it reads the records of MAIN and the units below it; its JWK Set is stored; it may be granted system/RiskAssessment.rs system/Patient.rs.\n',
     );
     expect(await tokenStatus(key, 'warehouse', 'system/Patient.rs')).toBe(200);
     expect(await tokenStatus(key, 'warehouse', 'system/Observation.rs')).toBe(400);
@@ -106,8 +106,8 @@ describe.each(testDatabases())('triage fhir-client on $engine', (testDatabase) =
     expect(again.errors).toContain('already registered');
 
     expect((await run('list')).output.split('\n')).toEqual([
-      'client id\tkeys\tscopes\tregistered',
-      'warehouse\tstored (1 keys)\tsystem/RiskAssessment.rs system/Patient.rs\t2026-11-22T09:00:00.000Z',
+      'client id\tunit\tkeys\tscopes\tregistered',
+      'warehouse\tMAIN\tstored (1 keys)\tsystem/RiskAssessment.rs system/Patient.rs\t2026-11-22T09:00:00.000Z',
       '',
     ]);
 
@@ -115,7 +115,7 @@ describe.each(testDatabases())('triage fhir-client on $engine', (testDatabase) =
     expect(removed.exitCode, removed.errors).toBe(0);
     expect(await tokenStatus(key, 'warehouse', 'system/Patient.rs')).toBe(401);
     expect((await run('remove', 'warehouse')).exitCode).toBe(1);
-    expect((await run('list')).output).toBe('client id\tkeys\tscopes\tregistered\n');
+    expect((await run('list')).output).toBe('client id\tunit\tkeys\tscopes\tregistered\n');
     expect(
       await t.database.db
         .selectFrom('audit_events')
@@ -140,7 +140,7 @@ describe.each(testDatabases())('triage fhir-client on $engine', (testDatabase) =
     keyServer.jwks = { keys: [key.publicJwk] };
     const added = await run(...args);
     expect(added.exitCode, added.errors).toBe(0);
-    expect((await run('list')).output).toContain(`registry\t${url}\tsystem/*.rs\t`);
+    expect((await run('list')).output).toContain(`registry\tMAIN\t${url}\tsystem/*.rs\t`);
     expect(await tokenStatus(key, 'registry', 'system/Condition.rs')).toBe(200);
   });
 
@@ -190,7 +190,8 @@ describe.each(testDatabases())('triage fhir-client on $engine', (testDatabase) =
         'system/*.rs',
       ],
       ['add', '--client-id', 'x', '--jwks-file', good],
-      ['add', '--client-id', 'x', '--jwks-file', good, '--scope', 'system/*.rs', '--unit', 'C1'],
+      ['add', '--client-id', 'x', '--jwks-file', good, '--scope', 'system/*.rs', '--unit'],
+      ['add', '--client-id', 'x', '--jwks-file', good, '--scope', 'system/*.rs', '--units', 'C1'],
       ['list', 'extra'],
       ['remove'],
       ['remove', '--force', 'x'],

@@ -6,18 +6,23 @@ import {
   listFhirClients,
   removeFhirClient,
 } from '../../server/services/fhir-clients.ts';
+import { asUnitOptionFault } from '../unit-option.ts';
 
 export const usage = `Usage:
   triage fhir-client add --client-id ID (--jwks-file FILE | --jwks-url URL) --scope "SCOPES"
+                         [--unit CODE]
                               Let a system read the FHIR API by SMART Backend Services: it asks
                               POST /api/oauth/token for access tokens with JWTs signed by its
                               keys (public RS384 or ES384 keys of the JWK Set); SCOPES are what
                               it may be granted, e.g. "system/RiskAssessment.rs system/Patient.rs"
-                              or "system/*.rs"
-  triage fhir-client list     The registered clients: client id, where their keys are, their
-                              scopes, since when
+                              or "system/*.rs"; it reads the records of the unit (by its code,
+                              without regard to case) and the units below it
+  triage fhir-client list     The registered clients: client id, unit, where their keys are,
+                              their scopes, since when
   triage fhir-client remove ID
                               Refuse that client's assertions and access tokens from now on
+
+--unit may be left out only while there is one unit.
 `;
 
 export async function runFhirClientCommand(
@@ -36,6 +41,7 @@ export async function runFhirClientCommand(
           'jwks-file': { type: 'string' },
           'jwks-url': { type: 'string' },
           scope: { type: 'string' },
+          unit: { type: 'string' },
         });
         const clientId = values['client-id'];
         const file = values['jwks-file'];
@@ -48,24 +54,27 @@ export async function runFhirClientCommand(
           addFhirClient(context, operator, {
             clientId,
             scope,
+            unit: values.unit,
             ...(jwks === undefined ? {} : { jwks }),
             ...(url === undefined ? {} : { jwksUrl: url }),
           }),
         );
         io.stdout.write(
-          `Registered FHIR client ${clientId}; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}; it may be granted ${client.scopes}.\n`,
+          `Registered FHIR client ${clientId} for ${client.unitCode}: it reads the records of ${client.unitCode} and the units below it; its JWK Set is ${url === undefined ? 'stored' : `read from ${url}`}; it may be granted ${client.scopes}.\n`,
         );
         return 0;
       }
       case 'list': {
         if (rest.length > 0) break;
         const clients = await withContext(listFhirClients);
-        io.stdout.write('client id\tkeys\tscopes\tregistered\n');
+        io.stdout.write('client id\tunit\tkeys\tscopes\tregistered\n');
         for (const client of clients) {
           const keys =
             client.jwks_url ??
             `stored (${(JSON.parse(client.jwks ?? '{"keys":[]}') as { keys: unknown[] }).keys.length} keys)`;
-          io.stdout.write(`${client.client_id}\t${keys}\t${client.scopes}\t${client.created_at}\n`);
+          io.stdout.write(
+            `${client.client_id}\t${client.unitCode}\t${keys}\t${client.scopes}\t${client.created_at}\n`,
+          );
         }
         return 0;
       }
@@ -82,7 +91,7 @@ export async function runFhirClientCommand(
         break;
     }
   } catch (error) {
-    return exitCodeForFault(error, io.stderr, usage);
+    return exitCodeForFault(asUnitOptionFault(error), io.stderr, usage);
   }
   io.stderr.write(usage);
   return 2;

@@ -5,6 +5,7 @@ import {
   RULE_SETS,
   type RuleSet,
 } from '../../engine/index.ts';
+import { everythingScope } from '../../server/auth/scope.ts';
 import type {
   ConditionImpact,
   ImpactAgreement,
@@ -129,6 +130,7 @@ export async function runRescoreCommand(
     let lastReport = -Infinity;
     const result = await analyseRuleSetImpact(
       context,
+      everythingScope,
       parsed.ruleSet,
       { from: parsed.from, to: parsed.to },
       {

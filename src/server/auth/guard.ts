@@ -13,7 +13,7 @@ import {
 import { allows } from './fhir-scopes.ts';
 import { can, type Action } from './policy.ts';
 import type { Requester } from './requester.ts';
-import { narrowScope, scopeOfUser, everythingScope, type Scope } from './scope.ts';
+import { narrowScope, scopeOfUnits, scopeOfUser, type Scope } from './scope.ts';
 import { resolveSession, sessionCookieName } from './sessions.ts';
 
 /**
@@ -167,7 +167,12 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
  */
 async function requestScope(context: AppContext, request: FastifyRequest): Promise<Scope> {
   const db = context.database.db;
-  const scope = request.user !== null ? await scopeOfUser(db, request.user.id) : everythingScope;
+  // A token or client reaches the unit it is registered for and those below; none, nothing.
+  const client = request.apiToken ?? request.fhirClient;
+  const scope =
+    request.user !== null
+      ? await scopeOfUser(db, request.user.id)
+      : await scopeOfUnits(db, client === null ? [] : [client.unitId]);
   const unit = (request.query as Record<string, unknown> | undefined)?.unit;
   return typeof unit === 'string' && unit !== '' ? narrowScope(db, scope, unit) : scope;
 }

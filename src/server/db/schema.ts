@@ -352,6 +352,8 @@ export interface ApiTokensTable {
   created_by: string | null;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** The unit it is registered for: it reads that unit's records and those below (see OrgUnitColumn). */
+  org_unit_id: OrgUnitColumn;
 }
 
 /** A record system allowed to call the CDS Hooks service; exactly one of jwks and jwks_url is set. */
@@ -368,6 +370,8 @@ export interface CdsClientsTable {
   created_by: string | null;
   removed_at: Timestamp | null;
   removed_by: string | null;
+  /** The unit it is registered for: it reaches that unit's records and those below (see OrgUnitColumn). */
+  org_unit_id: OrgUnitColumn;
 }
 
 /** A CDS client's JWT id already used, kept until the token expires. */
@@ -400,6 +404,8 @@ export interface FhirClientsTable {
   created_by: string | null;
   removed_at: Timestamp | null;
   removed_by: string | null;
+  /** The unit it is registered for: it reaches that unit's records and those below (see OrgUnitColumn). */
+  org_unit_id: OrgUnitColumn;
 }
 
 /** A FHIR client's assertion id already used, kept until the assertion expires. */

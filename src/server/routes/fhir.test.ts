@@ -1006,7 +1006,7 @@ describe.each(testDatabases())('the FHIR R4 read API on $engine', (testDatabase)
 
   it('searches by POST [type]/_search with a form, for a session and an API token alike', async () => {
     const operator = { user: null, address: 'command line' };
-    const { token } = await createApiToken(t.context, operator, 'warehouse');
+    const { token } = await createApiToken(t.context, operator, 'warehouse', 'MAIN');
     const form = `subject=Patient%2F${amina.id}&_sort=date&_count=4&colour=blue`;
     const byGet = await read<SearchsetJson>(doctor, `/fhir/RiskAssessment?${form}`);
     for (const headers of [{ cookie: doctor.cookie }, { authorization: `Bearer ${token}` }]) {

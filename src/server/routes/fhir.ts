@@ -20,6 +20,7 @@ import {
   searchsetBundleSchema,
 } from '../../shared/api/fhir.ts';
 import { oauthTokenPath } from '../../shared/api/smart.ts';
+import { scopeOf } from '../auth/guard.ts';
 import { apiTokenActor } from '../services/api-tokens.ts';
 import { fhirClientActor } from '../services/fhir-clients.ts';
 import { recordAudit } from '../services/audit.ts';
@@ -242,14 +243,16 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
       return undefined;
     });
 
+    const actorOf = (request: FastifyRequest): FhirReader['actor'] =>
+      request.fhirClient !== null
+        ? fhirClientActor(request.fhirClient.clientId)
+        : request.apiToken !== null
+          ? apiTokenActor(request.apiToken)
+          : request.user;
     const reader = (request: FastifyRequest): FhirReader => ({
-      actor:
-        request.fhirClient !== null
-          ? fhirClientActor(request.fhirClient.clientId)
-          : request.apiToken !== null
-            ? apiTokenActor(request.apiToken)
-            : request.user,
+      actor: actorOf(request),
       address: request.ip,
+      scope: scopeOf(request),
     });
     const readerKnown = (request: FastifyRequest): boolean =>
       request.user !== null || request.apiToken !== null || request.fhirClient !== null;
@@ -261,7 +264,7 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
       try {
         await recordAudit(context.database.db, {
           at: context.now(),
-          actor: reader(request).actor,
+          actor: actorOf(request),
           action: 'fhir_read',
           target: { type: 'route', id: `${request.method} ${request.routeOptions.url ?? ''}` },
           outcome: 'failure',
@@ -409,7 +412,7 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         summary:
           "Search a Patient's RiskAssessments: a searchset Bundle, newest first unless _sort says otherwise, paged (audited as fhir_read)",
         description:
-          'patient, subject or subject:Patient names the Patient (required); _lastUpdated (gt, ge, lt, le; repeat for a range); _sort date, -date or _lastUpdated; _count (default 20, at most 100); _summary=count; the next link carries an opaque _cursor. Other parameters: 400 with Prefer: handling=strict, else ignored and left out of the self link.',
+          'patient, subject or subject:Patient names the Patient (required); _lastUpdated (gt, ge, lt, le; repeat for a range); _sort date, -date or _lastUpdated; _count (default 20, at most 100); _summary=count; the next link carries an opaque _cursor; unit narrows it to that unit and those below, within your scope. Other parameters: 400 with Prefer: handling=strict, else ignored and left out of the self link.',
         querystring: riskAssessmentSearchSchema,
         search: searchRiskAssessments,
       },
@@ -417,7 +420,7 @@ export function fhirRoutes(context: AppContext): FastifyPluginAsyncZod {
         type: 'Patient',
         summary: 'Find a live Patient by its patient number: identifier=SYSTEM|VALUE or VALUE',
         description:
-          'The system is TRIAGE_PATIENT_ID_SYSTEM; the number is compared without case. Audited as fhir_read, without the number. Other parameters: 400 with Prefer: handling=strict, else ignored.',
+          'The system is TRIAGE_PATIENT_ID_SYSTEM; the number is compared without case. Audited as fhir_read, without the number. unit narrows it to that unit and those below, within your scope. Other parameters: 400 with Prefer: handling=strict, else ignored.',
         querystring: patientSearchSchema,
         search: searchPatients,
       },

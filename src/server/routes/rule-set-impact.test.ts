@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { everythingScope } from '../auth/scope.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RULE_SET } from '../../engine/index.ts';
 import { auditListSchema } from '../../shared/api/audit.ts';
@@ -143,6 +144,7 @@ describe.each(testDatabases())('POST /api/rule-sets/:version/impact on $engine',
     setImmediate(turn);
     await analyseRuleSetImpact(
       t.context,
+      everythingScope,
       DEFAULT_RULE_SET,
       {},
       {

@@ -35,9 +35,8 @@ describe.each(testDatabases())('a SMART backend service using openid-client on $
       method: options.method as 'GET' | 'POST',
       url: `${target.pathname}${target.search}`,
       headers: Object.fromEntries(new Headers(options.headers).entries()),
-      ...(options.body === undefined || options.body === null
-        ? {}
-        : { payload: options.body.toString() }),
+      // The library sends its token request as a form (URLSearchParams).
+      ...(options.body instanceof URLSearchParams ? { payload: options.body.toString() } : {}),
     });
     return new Response(response.rawPayload, {
       status: response.statusCode,

@@ -4,6 +4,7 @@ import { apiTokensRepository } from '../db/repositories/api-tokens.ts';
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
+import { unitOfNewClient } from './client-units.ts';
 import type { Requester } from './users.ts';
 
 /** Names are shown in the audit trail as `api-token:NAME`, so they are plain words. */
@@ -16,10 +17,14 @@ const tokenPrefix = 'triage_';
 export interface ApiTokenIdentity {
   id: string;
   name: string;
+  /** The unit it is registered for: it reads that unit's records and those below. */
+  unitId: string;
 }
 
 export interface ApiTokenSummary {
   name: string;
+  /** The code of the unit it is registered for. */
+  unit: string;
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
@@ -46,18 +51,21 @@ function checkName(name: string): void {
 }
 
 /**
- * Makes a token: 256 random bits, returned this once; only its SHA-256 is stored, which suffices
- * for a value that cannot be guessed (no salt or slow hash is needed as for a password).
+ * Makes a token for a unit (by its code; see unitOfNewClient): 256 random bits, returned this
+ * once; only its SHA-256 is stored, which suffices for a value that cannot be guessed (no salt or
+ * slow hash is needed as for a password).
  */
 export async function createApiToken(
   context: AppContext,
   requester: Requester,
   name: string,
-): Promise<{ name: string; token: string }> {
+  unitCode?: string,
+): Promise<{ name: string; token: string; unit: string }> {
   checkName(name);
   const token = `${tokenPrefix}${crypto.randomBytes(32).toString('base64url')}`;
   const now = context.now();
-  await context.database.transaction(async (trx) => {
+  const unit = await context.database.transaction(async (trx) => {
+    const unit = await unitOfNewClient(trx, unitCode);
     if ((await apiTokensRepository.findLiveByName(trx, name)) !== undefined) {
       throw new AppError(409, 'conflict', `A live API token is already named ${name}.`, 'name');
     }
@@ -69,6 +77,7 @@ export async function createApiToken(
       created_by: requester.user?.id ?? null,
       revoked_at: null,
       last_used_at: null,
+      org_unit_id: unit.id,
     });
     await recordAudit(trx, {
       at: now,
@@ -76,9 +85,11 @@ export async function createApiToken(
       action: 'api_token_create',
       target: { type: 'api_token', id: name },
       address: requester.address,
+      detail: `unit ${unit.code}`,
     });
+    return unit;
   });
-  return { name, token };
+  return { name, token, unit: unit.code };
 }
 
 export async function revokeApiToken(
@@ -105,6 +116,7 @@ export async function listApiTokens(context: AppContext): Promise<ApiTokenSummar
   const rows = await apiTokensRepository.list(context.database.db);
   return rows.map((row) => ({
     name: row.name,
+    unit: row.unit_code,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
@@ -121,5 +133,5 @@ export async function resolveApiToken(
   const row = await apiTokensRepository.findLiveByHash(db, tokenHash(token));
   if (row === undefined) return undefined;
   await apiTokensRepository.markUsed(db, row.id, context.now().toISOString());
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, unitId: row.org_unit_id };
 }

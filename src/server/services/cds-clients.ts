@@ -6,6 +6,7 @@ import { cdsClientsRepository, type CdsClientRow } from '../db/repositories/cds-
 import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
+import { unitOfNewClient } from './client-units.ts';
 
 /** Who registers or removes a client: an administrator, or the command line's operator (null). */
 export interface ClientRequester {
@@ -138,8 +139,8 @@ export async function checkedKeySource(body: {
   return { jwks: null, jwksUrl: url.href };
 }
 
-/** A registered client with the FHIR servers its calls may name. */
-export type CdsClient = CdsClientRow & { fhirServers: string[] };
+/** A registered client with the FHIR servers its calls may name and the code of its unit. */
+export type CdsClient = CdsClientRow & { fhirServers: string[]; unitCode: string };
 
 function checkedFhirServers(urls: readonly string[]): string[] {
   const checked = urls.map((text) => {
@@ -151,20 +152,26 @@ function checkedFhirServers(urls: readonly string[]): string[] {
 }
 
 /**
- * Registers a record system as a CDS client, with its JWK Set stored (`jwks`, parsed JSON) or read
- * from a URL (checked now, read again as calls need it), and the FHIR servers its calls may name.
- * One audited transaction.
+ * Registers a record system as a CDS client for a unit (by its code; see unitOfNewClient), with
+ * its JWK Set stored (`jwks`, parsed JSON) or read from a URL (checked now, read again as calls
+ * need it), and the FHIR servers its calls may name. One audited transaction.
  */
 export async function addCdsClient(
   context: AppContext,
   requester: ClientRequester,
-  body: { issuer: string; jwks?: unknown; jwksUrl?: string; fhirServers?: readonly string[] },
+  body: {
+    issuer: string;
+    jwks?: unknown;
+    jwksUrl?: string;
+    fhirServers?: readonly string[];
+    unit?: string | undefined;
+  },
 ): Promise<CdsClient> {
   const issuer = checkedIssuer(body.issuer);
   const fhirServers = checkedFhirServers(body.fhirServers ?? []);
   const { jwks, jwksUrl } = await checkedKeySource(body);
   const now = context.now();
-  const row: CdsClientRow = {
+  const row: Omit<CdsClientRow, 'org_unit_id'> = {
     id: timeOrderedId(now.getTime()),
     issuer,
     jwks,
@@ -175,7 +182,8 @@ export async function addCdsClient(
     removed_by: null,
   };
   try {
-    await context.database.transaction(async (trx) => {
+    const unit = await context.database.transaction(async (trx) => {
+      const unit = await unitOfNewClient(trx, body.unit);
       if ((await cdsClientsRepository.findLive(trx, issuer)) !== undefined) {
         throw new AppError(
           409,
@@ -184,7 +192,7 @@ export async function addCdsClient(
           'issuer',
         );
       }
-      await cdsClientsRepository.insert(trx, row);
+      await cdsClientsRepository.insert(trx, { ...row, org_unit_id: unit.id });
       await cdsClientsRepository.insertFhirServers(trx, row.id, fhirServers, row.created_at);
       await recordAudit(trx, {
         at: now,
@@ -192,8 +200,11 @@ export async function addCdsClient(
         action: 'cds_client_add',
         target: { type: 'cds_client', id: issuer },
         address: requester.address,
+        detail: `unit ${unit.code}`,
       });
+      return unit;
     });
+    return { ...row, org_unit_id: unit.id, fhirServers, unitCode: unit.code };
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (/UNIQUE constraint failed|duplicate key value/i.test((error as Error).message)) {
@@ -206,7 +217,6 @@ export async function addCdsClient(
     }
     throw error;
   }
-  return { ...row, fhirServers };
 }
 
 export async function listCdsClients(context: AppContext): Promise<CdsClient[]> {
@@ -215,7 +225,11 @@ export async function listCdsClients(context: AppContext): Promise<CdsClient[]> 
     context.database.db,
     clients.map((client) => client.id),
   );
-  return clients.map((client) => ({ ...client, fhirServers: servers.get(client.id) ?? [] }));
+  return clients.map(({ unit_code, ...client }) => ({
+    ...client,
+    fhirServers: servers.get(client.id) ?? [],
+    unitCode: unit_code,
+  }));
 }
 
 /** Removes a client: its JWTs are refused from now on. Audited; its row is kept. */

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { everythingScope } from '../auth/scope.ts';
 import {
   score,
   type AssessmentResult,
@@ -25,9 +24,11 @@ import {
   type RecordDataUsed,
 } from '../cds/prefetch-mapping.ts';
 import { CDS_SERVICE, CDS_SERVICE_ID } from '../cds/service-definition.ts';
+import { scopeOfUnits } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import { cdsClientsRepository } from '../db/repositories/cds-clients.ts';
 import type { Executor } from '../db/repositories/executor.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { AppError, fieldPath } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
@@ -35,7 +36,6 @@ import { localDate } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import type { CdsFailureAudit } from './cds-failure-audit.ts';
 import { activeRuleSet } from './rule-sets.ts';
-import { unitForNewRecord } from './record-units.ts';
 
 /**
  * The CDS Hooks service (issue 20): discovery, and the call that scores a patient the record
@@ -109,8 +109,11 @@ export async function auditUnreadCall(
 }
 
 /**
- * Finds the live patient record of the Patient's number, or creates it (audited as the record
- * system's creation) when `create`; undefined when there is none to link to.
+ * Finds the live patient record of the Patient's number within the client's scope (its unit and
+ * those below), or creates it in the client's unit (audited as the record system's creation)
+ * when `create`; undefined when there is none to link to. A number held by a record outside the
+ * scope is not linked to, nor made again (a number is one patient's across the units); nor is a
+ * record made in a closed unit.
  */
 async function matchPatientRecord(
   context: AppContext,
@@ -121,12 +124,20 @@ async function matchPatientRecord(
   address: string,
 ): Promise<string | undefined> {
   if (candidate === undefined) return undefined;
-  const existing = await patientRecordsRepository.findLiveByNumber(
+  const unitId = verified.client.org_unit_id;
+  // Linked only within the client's scope, and only when one record there has the number:
+  // numbers are unique within a unit, so two clinics of a district may both hold it.
+  const scope = await scopeOfUnits(trx, [unitId]);
+  const existing = await patientRecordsRepository.liveByNumberWithin(
     trx,
-    everythingScope,
+    scope,
     candidate.number,
+    2,
   );
-  if (existing !== undefined || !create) return existing?.id;
+  if (existing.length > 0) return existing.length === 1 ? existing[0]?.id : undefined;
+  if (!create) return undefined;
+  const unit = await orgUnitsRepository.findById(trx, unitId);
+  if (unit === undefined || unit.closed_at !== null) return undefined;
   const now = context.now();
   const id = timeOrderedId(now.getTime());
   await patientRecordsRepository.insert(trx, {
@@ -142,8 +153,7 @@ async function matchPatientRecord(
     created_by: null,
     deleted_at: null,
     deleted_by: null,
-    // A record system is registered for no unit yet: MAIN.
-    org_unit_id: await unitForNewRecord(trx, everythingScope, {}),
+    org_unit_id: unit.id,
   });
   await recordAudit(trx, {
     at: now,

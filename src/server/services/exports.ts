@@ -17,6 +17,7 @@ import { presentAssessment } from '../presenters/assessment.ts';
 import { localDate } from '../time.ts';
 import { storedPatientInput } from './assessment-records.ts';
 import type { Requester } from '../auth/requester.ts';
+import { scopeHolds, type Scope } from '../auth/scope.ts';
 import { historyFilter } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 import {
@@ -73,12 +74,14 @@ const csvColumns = [
 
 function recordPages(
   context: AppContext,
+  scope: Scope,
   query: ExportQuery,
   options: { markRepeatedPatients?: boolean } = {},
 ): AsyncIterable<Iterable<ExportRecord>> {
   return exportsRepository.recordPages(
     context.database.db,
     context.database.engine,
+    scope,
     historyFilter(query, context.config.timeZone),
     options,
   );
@@ -183,6 +186,7 @@ export async function assessmentsCsv(
   const pages = exportsRepository.csvPages(
     context.database.db,
     context.database.engine,
+    requester.scope,
     historyFilter(query, context.config.timeZone),
   );
   return {
@@ -278,6 +282,7 @@ export async function assessmentsReportText(
   const summary = await exportsRepository.summary(
     context.database.db,
     context.database.engine,
+    requester.scope,
     historyFilter(query, context.config.timeZone),
   );
   await auditBulkExport(context, requester, 'assessments.txt');
@@ -288,7 +293,7 @@ export async function assessmentsReportText(
     body: downloadBody(
       renderTitle('Comprehensive Assessment Reports') +
         renderSections([reportInfoSection(clock, [filterLine(query)]), summarySection(summary)]),
-      recordPages(context, query),
+      recordPages(context, requester.scope, query),
       (record) => reportEntry(record, ++number, clock),
       renderSections([disclaimerSection]),
     ),
@@ -383,15 +388,21 @@ export async function fhirNdjson(
   const systems: FhirSystems = {
     patient: context.config.patientIdSystem,
     orgUnit: context.config.orgUnitIdSystem,
+    // Only the units of the scope: an Organization's partOf may name the unit above it, which
+    // the FHIR API does not show such a reader either.
     units: new Map(
-      (await orgUnitsRepository.list(context.database.db)).map((unit) => [unit.id, unit]),
+      (await orgUnitsRepository.list(context.database.db))
+        .filter((unit) => scopeHolds(requester.scope, unit.id))
+        .map((unit) => [unit.id, unit]),
     ),
     writtenUnits: new Set(),
   };
   return {
     fileName: `assessments-fhir-${today(context)}.ndjson`,
-    body: downloadBody('', recordPages(context, query, { markRepeatedPatients: true }), (record) =>
-      fhirLines(record, systems),
+    body: downloadBody(
+      '',
+      recordPages(context, requester.scope, query, { markRepeatedPatients: true }),
+      (record) => fhirLines(record, systems),
     ),
   };
 }

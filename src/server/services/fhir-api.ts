@@ -11,6 +11,7 @@ import type {
 import { CONDITIONS } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import { fhirDefaultPageSize, fhirMaxPageSize, fhirTexts } from '../../shared/api/fhir.ts';
+import { narrowScope, scopeHolds, type Scope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository } from '../db/repositories/exports.ts';
 import { orgUnitsRepository } from '../db/repositories/org-units.ts';
@@ -20,13 +21,9 @@ import {
   type AssessmentPosition,
   type LastUpdatedBound,
 } from '../db/repositories/fhir-reads.ts';
-import {
-  patientRecordsRepository,
-  type PatientRecordRow,
-} from '../db/repositories/patient-records.ts';
+import type { PatientRecordRow } from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
-import { everythingScope } from '../auth/scope.ts';
 import { getLiveAssessment } from './assessments.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
 import {
@@ -36,10 +33,15 @@ import {
   type LinkedPatient,
 } from './fhir.ts';
 
-/** Who reads: a signed-in user or an API token (as the audit trail names it), and from where. */
+/**
+ * Who reads: a signed-in user, an API token or a FHIR client (as the audit trail names it), from
+ * where, and the units whose records they may read (issue 36): a record outside them is answered
+ * as if it did not exist.
+ */
 export interface FhirReader {
   actor: AuditEntry['actor'];
   address: string;
+  scope: Scope;
 }
 
 const uuid = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -57,9 +59,12 @@ function assessmentPart(id: string): { assessmentId: string; part: string } | un
   return { assessmentId: match[1], part: match[2] };
 }
 
-async function liveRecord(context: AppContext, id: string): Promise<PatientRecordRow | undefined> {
-  const record = await patientRecordsRepository.find(context.database.db, everythingScope, id);
-  return record === undefined || record.deleted_at !== null ? undefined : record;
+function liveRecord(
+  context: AppContext,
+  scope: Scope,
+  id: string,
+): Promise<PatientRecordRow | undefined> {
+  return fhirReadsRepository.livePatientRecord(context.database.db, scope, id);
 }
 
 function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPatient {
@@ -84,23 +89,25 @@ function linkedPatient(context: AppContext, record: PatientRecordRow): LinkedPat
  * id, with the ids of the bulk file). An assessment whose patient record is
  * deleted is no longer served: its subject would be a Patient the API no longer shows.
  */
-async function liveAssessmentResources(context: AppContext, assessmentId: string) {
+async function liveAssessmentResources(context: AppContext, scope: Scope, assessmentId: string) {
+  const db = context.database.db;
+  if (!(await exportsRepository.assessmentWithinScope(db, scope, assessmentId))) throw notFound();
   let assessment: Assessment;
   try {
-    assessment = await getLiveAssessment(context, everythingScope, assessmentId);
+    assessment = await getLiveAssessment(context, scope, assessmentId);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) throw notFound();
     throw error;
   }
   let linked: LinkedPatient | undefined;
   if (assessment.patient !== null) {
-    const record = await liveRecord(context, assessment.patient.id);
+    const record = await liveRecord(context, scope, assessment.patient.id);
     if (record === undefined) throw notFound();
     linked = linkedPatient(context, record);
   }
   const [reviews, review] = await Promise.all([
-    exportsRepository.reviews(context.database.db, assessment.id),
-    fhirReadsRepository.reviewRevision(context.database.db, assessment.id),
+    exportsRepository.reviews(db, scope, assessment.id),
+    fhirReadsRepository.reviewRevision(db, scope, assessment.id),
   ]);
   return {
     assessment,
@@ -144,7 +151,7 @@ export async function readAssessmentPart<T extends keyof AssessmentPartResources
 ): Promise<AssessmentPartResources[T]> {
   const parsed = assessmentPart(id);
   if (parsed === undefined) throw notFound();
-  const { resources } = await liveAssessmentResources(context, parsed.assessmentId);
+  const { resources } = await liveAssessmentResources(context, reader.scope, parsed.assessmentId);
   const found = resources.find(
     (resource): resource is AssessmentPartResources[T] =>
       resource.resourceType === resourceType && resource.id === id,
@@ -161,7 +168,7 @@ export async function readPatient(
 ): Promise<Patient> {
   let patient: Patient | undefined;
   if (recordIdPattern.test(id)) {
-    const record = await liveRecord(context, id);
+    const record = await liveRecord(context, reader.scope, id);
     if (record !== undefined) {
       const linked = linkedPatient(context, record);
       patient = patientRecordResource(linked.record, linked.identifierSystem);
@@ -169,7 +176,11 @@ export async function readPatient(
   } else {
     const parsed = assessmentPart(id);
     if (parsed?.part === 'patient') {
-      const { assessment, resources } = await liveAssessmentResources(context, parsed.assessmentId);
+      const { assessment, resources } = await liveAssessmentResources(
+        context,
+        reader.scope,
+        parsed.assessmentId,
+      );
       // An assessment of a patient record has the record's Patient, under the record's id.
       if (assessment.patient === null) {
         patient = resources.find(
@@ -184,15 +195,19 @@ export async function readPatient(
 }
 
 /**
- * The Organization of an organisation unit, closed ones included (inactive): a Patient's
- * managingOrganization and an Organization's partOf name them. Audited as fhir_read.
+ * The Organization of an organisation unit of the reader's scope, closed ones included
+ * (inactive): a Patient's managingOrganization and an Organization's partOf name them. A unit
+ * outside the scope (the one above it, a sibling) is answered as if it did not exist. Audited as
+ * fhir_read.
  */
 export async function readOrganization(
   context: AppContext,
   reader: FhirReader,
   id: string,
 ): Promise<Organization> {
-  const unit = await orgUnitsRepository.findById(context.database.db, id);
+  const unit = scopeHolds(reader.scope, id)
+    ? await orgUnitsRepository.findById(context.database.db, id)
+    : undefined;
   if (unit === undefined) throw notFound();
   await auditRead(context, reader, { type: 'Organization', id });
   return organizationResource(unit, context.config.orgUnitIdSystem);
@@ -244,8 +259,29 @@ export interface SearchRequest {
   handling: SearchHandling;
 }
 
-/** Parameters every search understands beside its own: the format and the paging cursor. */
-const commonParameters = new Set(['_format', '_cursor']);
+/**
+ * Parameters every search understands beside its own: the format, the paging cursor, and `unit`,
+ * which narrows the search to a unit of the reader's scope and those below it (the guard reads it
+ * from the query, searchScope from a form as well).
+ */
+const commonParameters = new Set(['_format', '_cursor', 'unit']);
+
+/**
+ * The scope a search reads: the reader's, narrowed to `unit` and the units below it when given
+ * (404 for a unit outside the scope), with the parameter as the search's links carry it.
+ */
+async function searchScope(
+  context: AppContext,
+  reader: FhirReader,
+  parameters: URLSearchParams,
+): Promise<{ scope: Scope; used: Array<[string, string]> }> {
+  const unit = single(parameters, 'unit');
+  if (unit === undefined || unit === '') return { scope: reader.scope, used: [] };
+  return {
+    scope: await narrowScope(context.database.db, reader.scope, unit),
+    used: [['unit', unit]],
+  };
+}
 
 /**
  * The parameters a search did not use: refused (400) when the client asked for strict handling;
@@ -399,31 +435,35 @@ function withinBounds(value: string, bounds: LastUpdatedBound[]): boolean {
  */
 async function searchSubject(
   context: AppContext,
+  scope: Scope,
   patientId: string,
   query: { order: AssessmentOrder; bounds: LastUpdatedBound[] },
 ): Promise<SearchSubject> {
   const db = context.database.db;
   const none: SearchSubject = { positionsFrom: async () => [], total: async () => 0 };
   if (recordIdPattern.test(patientId)) {
-    const record = await liveRecord(context, patientId);
+    const record = await liveRecord(context, scope, patientId);
     if (record === undefined) return none;
     return {
       positionsFrom: (from, limit) =>
-        fhirReadsRepository.liveAssessmentsFrom(db, record.id, query, from, limit),
-      total: () => fhirReadsRepository.liveResultCount(db, record.id, query.bounds),
+        fhirReadsRepository.liveAssessmentsFrom(db, scope, record.id, query, from, limit),
+      total: () => fhirReadsRepository.liveResultCount(db, scope, record.id, query.bounds),
     };
   }
   const parsed = assessmentPart(patientId);
   if (parsed?.part !== 'patient') return none;
+  if (!(await exportsRepository.assessmentWithinScope(db, scope, parsed.assessmentId))) {
+    return none;
+  }
   let assessment: Assessment;
   try {
-    assessment = await getLiveAssessment(context, everythingScope, parsed.assessmentId);
+    assessment = await getLiveAssessment(context, scope, parsed.assessmentId);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return none;
     throw error;
   }
   if (assessment.patient !== null) return none;
-  const review = await fhirReadsRepository.reviewRevision(db, assessment.id);
+  const review = await fhirReadsRepository.reviewRevision(db, scope, assessment.id);
   const lastUpdated =
     review.at !== null && review.at > assessment.updatedAt ? review.at : assessment.updatedAt;
   if (!withinBounds(lastUpdated, query.bounds)) return none;
@@ -476,7 +516,8 @@ export async function searchRiskAssessments(
   const cursorText = single(parameters, '_cursor');
   const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText);
 
-  const subject = await searchSubject(context, patientId, { order, bounds });
+  const { scope, used: unitUsed } = await searchScope(context, reader, parameters);
+  const subject = await searchSubject(context, scope, patientId, { order, bounds });
   const page: RiskAssessment[] = [];
   let next: SearchCursor | undefined;
   // Each assessment has a RiskAssessment per condition: a batch of assessments about fills a
@@ -487,7 +528,7 @@ export async function searchRiskAssessments(
     const positions = await subject.positionsFrom(from, batch);
     for (const position of positions) {
       const skip = position.id === from?.id ? from.skip : 0;
-      const { resources } = await liveAssessmentResources(context, position.id);
+      const { resources } = await liveAssessmentResources(context, scope, position.id);
       const risks = resources.filter(isRiskAssessment);
       for (let index = skip; index < risks.length; index++) {
         const risk = risks[index];
@@ -509,6 +550,7 @@ export async function searchRiskAssessments(
   await auditRead(context, reader, { type: 'RiskAssessment', id: `?subject=Patient/${patientId}` });
   const used: Array<[string, string]> = [
     ['subject', `Patient/${patientId}`],
+    ...unitUsed,
     ...bounds.map((bound): [string, string] => ['_lastUpdated', `${bound.prefix}${bound.value}`]),
     ...(sort === undefined ? [] : [['_sort', sort] as [string, string]]),
     onlyTotal ? ['_summary', 'count'] : ['_count', String(count)],
@@ -551,27 +593,26 @@ export async function searchPatients(
   if (value === '' || value.includes('|')) {
     throw new AppError(400, 'validation_failed', fhirTexts.badIdentifier, 'identifier');
   }
+  const { scope, used: unitUsed } = await searchScope(context, reader, request.parameters);
   const matchesSystem = system === undefined || system === context.config.patientIdSystem;
-  const record = matchesSystem
-    ? await patientRecordsRepository.findLiveByNumber(context.database.db, everythingScope, value)
-    : undefined;
-  const patients =
-    record === undefined
-      ? []
-      : [
-          patientRecordResource(
-            linkedPatient(context, record).record,
-            context.config.patientIdSystem,
-          ),
-        ];
+  // Numbers are unique within a unit: a scope of several units may hold the number more than once.
+  const records = matchesSystem
+    ? await fhirReadsRepository.livePatientRecordsByNumber(context.database.db, scope, value)
+    : [];
+  const patients = records.map((record) =>
+    patientRecordResource(linkedPatient(context, record).record, context.config.patientIdSystem),
+  );
   // The identifier's value is a patient number: the trail records what was found, never it.
   await auditRead(context, reader, {
     type: 'Patient',
-    id: record === undefined ? '?identifier' : record.id,
+    id: records.length === 0 ? '?identifier' : records.map((record) => record.id).join(','),
   });
   return searchset(
     request.base,
-    { self: searchUrl(request.base, 'Patient', [['identifier', identifier]]), next: undefined },
+    {
+      self: searchUrl(request.base, 'Patient', [['identifier', identifier], ...unitUsed]),
+      next: undefined,
+    },
     patients.length,
     patients,
   );
@@ -627,7 +668,7 @@ export function capabilityStatement(
             versioning: 'versioned',
             interaction: readAndSearch,
             documentation:
-              'Search by GET or POST [type]/_search (form-encoded). _sort: date, -date (the default) or _lastUpdated; _count: 20 by default, at most 100; _summary=count. Unknown parameters are refused with Prefer: handling=strict, else ignored and left out of the self link.',
+              "Search by GET or POST [type]/_search (form-encoded). _sort: date, -date (the default) or _lastUpdated; _count: 20 by default, at most 100; _summary=count; unit (an Organization id) narrows it to that unit and those below, within the reader's scope, and stays in the self and next links. Unknown parameters are refused with Prefer: handling=strict, else ignored and left out of the self link.",
             searchParam: [
               {
                 name: 'patient',
@@ -669,6 +710,8 @@ export function capabilityStatement(
             type: 'Patient',
             versioning: 'versioned',
             interaction: readAndSearch,
+            documentation:
+              "unit (an Organization id) narrows the search to that unit and those below, within the reader's scope.",
             searchParam: [
               {
                 name: 'identifier',
@@ -684,7 +727,7 @@ export function capabilityStatement(
             versioning: 'versioned',
             interaction: [{ code: 'read' }],
             documentation:
-              "An organisation unit (a facility, district, region or the country): its code under TRIAGE_ORG_UNIT_ID_SYSTEM, partOf its parent unit; inactive once closed. A Patient's managingOrganization names it.",
+              "An organisation unit (a facility, district, region or the country): its code under TRIAGE_ORG_UNIT_ID_SYSTEM, partOf its parent unit; inactive once closed. A Patient's managingOrganization names it. Only the units of the reader's scope are read.",
           },
         ],
       },

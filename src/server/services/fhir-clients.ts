@@ -16,6 +16,7 @@ import { AppError } from '../errors.ts';
 import { timeOrderedId } from '../ids.ts';
 import { parseScopes, scopeText, within, type SystemScope } from '../auth/fhir-scopes.ts';
 import { recordAudit } from './audit.ts';
+import { unitOfNewClient } from './client-units.ts';
 import {
   CDS_ALGORITHMS,
   REMOTE_TIMEOUT_MS,
@@ -43,18 +44,24 @@ function invalid(message: string, field: string): AppError {
   return new AppError(400, 'validation_failed', message, field);
 }
 
-/** A registered client with its scopes parsed. */
-export type FhirClient = FhirClientRow;
+/** A registered client, with the code of its unit. */
+export type FhirClient = FhirClientRow & { unitCode: string };
 
 /**
- * Registers a FHIR client: its JWK Set stored (`jwks`, parsed JSON) or read from a URL (checked
- * now, read again as assertions need it), and the scopes it may be granted. One audited
- * transaction.
+ * Registers a FHIR client for a unit (by its code; see unitOfNewClient): its JWK Set stored
+ * (`jwks`, parsed JSON) or read from a URL (checked now, read again as assertions need it), and
+ * the scopes it may be granted. One audited transaction.
  */
 export async function addFhirClient(
   context: AppContext,
   requester: ClientRequester,
-  body: { clientId: string; jwks?: unknown; jwksUrl?: string; scope: string },
+  body: {
+    clientId: string;
+    jwks?: unknown;
+    jwksUrl?: string;
+    scope: string;
+    unit?: string | undefined;
+  },
 ): Promise<FhirClient> {
   const clientId = body.clientId;
   if (!clientIdPattern.test(clientId)) {
@@ -67,7 +74,7 @@ export async function addFhirClient(
   if ('problem' in parsed) throw invalid(parsed.problem, 'scope');
   const { jwks, jwksUrl } = await checkedKeySource(body);
   const now = context.now();
-  const row: FhirClientRow = {
+  const row: Omit<FhirClientRow, 'org_unit_id'> = {
     id: timeOrderedId(now.getTime()),
     client_id: clientId,
     jwks,
@@ -86,18 +93,21 @@ export async function addFhirClient(
       'clientId',
     );
   try {
-    await context.database.transaction(async (trx) => {
+    const unit = await context.database.transaction(async (trx) => {
+      const unit = await unitOfNewClient(trx, body.unit);
       if ((await fhirClientsRepository.findLive(trx, clientId)) !== undefined) throw conflict();
-      await fhirClientsRepository.insert(trx, row);
+      await fhirClientsRepository.insert(trx, { ...row, org_unit_id: unit.id });
       await recordAudit(trx, {
         at: now,
         actor: requester.user,
         action: 'fhir_client_add',
         target: { type: 'fhir_client', id: clientId },
         address: requester.address,
-        detail: row.scopes,
+        detail: `unit ${unit.code}; ${row.scopes}`,
       });
+      return unit;
     });
+    return { ...row, org_unit_id: unit.id, unitCode: unit.code };
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (/UNIQUE constraint failed|duplicate key value/i.test((error as Error).message)) {
@@ -105,11 +115,11 @@ export async function addFhirClient(
     }
     throw error;
   }
-  return row;
 }
 
-export function listFhirClients(context: AppContext): Promise<FhirClient[]> {
-  return fhirClientsRepository.listLive(context.database.db);
+export async function listFhirClients(context: AppContext): Promise<FhirClient[]> {
+  const clients = await fhirClientsRepository.listLive(context.database.db);
+  return clients.map(({ unit_code, ...client }) => ({ ...client, unitCode: unit_code }));
 }
 
 /** Removes a client: its assertions and the access tokens it holds are refused from now on. */
@@ -369,6 +379,8 @@ function accessTokenHash(token: string): string {
 export interface FhirClientIdentity {
   clientId: string;
   scopes: SystemScope[];
+  /** The unit the client is registered for: it reads that unit's records and those below. */
+  unitId: string;
 }
 
 /** The audit trail's actor for a FHIR client: `fhir-client:ID`. */
@@ -393,5 +405,9 @@ export async function resolveAccessToken(
   );
   if (row === undefined) return undefined;
   const parsed = parseScopes(row.scope);
-  return { clientId: row.client_id, scopes: 'problem' in parsed ? [] : parsed.scopes };
+  return {
+    clientId: row.client_id,
+    scopes: 'problem' in parsed ? [] : parsed.scopes,
+    unitId: row.org_unit_id,
+  };
 }

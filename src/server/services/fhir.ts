@@ -26,6 +26,7 @@ import { fhirReadsRepository } from '../db/repositories/fhir-reads.ts';
 import { orgUnitsRepository, type OrgUnitRow } from '../db/repositories/org-units.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import type { Requester } from '../auth/requester.ts';
+import { scopeHolds } from '../auth/scope.ts';
 import { getAssessment } from './assessments.ts';
 import { recordAudit } from './audit.ts';
 import { formatScore } from '../../shared/display.ts';
@@ -429,7 +430,8 @@ export function failedAssessmentOutcome(assessmentId: string, reason: string): O
 
 /**
  * One assessment as a FHIR Bundle, for a user who may read it; audited as an export. `base` is
- * the server's FHIR base (`https://host/fhir`), which the entries' fullUrls begin with.
+ * the server's FHIR base (`https://host/fhir`), which the entries' fullUrls begin with. An
+ * assessment outside the requester's scope is answered 404, as if it did not exist.
  */
 export async function loadAssessmentBundle(
   context: AppContext,
@@ -439,9 +441,10 @@ export async function loadAssessmentBundle(
 ): Promise<Bundle> {
   const assessment = await getAssessment(context, requester, id);
   const db = context.database.db;
+  const { scope } = requester;
   const [reviews, review, record] = await Promise.all([
-    exportsRepository.reviews(db, assessment.id),
-    fhirReadsRepository.reviewRevision(db, assessment.id),
+    exportsRepository.reviews(db, scope, assessment.id),
+    fhirReadsRepository.reviewRevision(db, scope, assessment.id),
     assessment.patient === null
       ? undefined
       : patientRecordsRepository.find(db, requester.scope, assessment.patient.id),
@@ -471,13 +474,18 @@ export async function loadAssessmentBundle(
           identifierSystem: context.config.patientIdSystem,
           included: true,
         };
-  // The Patient's unit and those above it come too, so that the bundle refers to nothing outside it.
+  // The Patient's unit and those above it within the scope come too: the bundle refers to
+  // nothing outside it but the parent of the scope's top unit, which the reader may not read.
   const organizations =
     record === undefined
       ? []
       : organizationsUpFrom(
           record.org_unit_id,
-          new Map((await orgUnitsRepository.list(db)).map((unit) => [unit.id, unit])),
+          new Map(
+            (await orgUnitsRepository.list(db))
+              .filter((unit) => scopeHolds(scope, unit.id))
+              .map((unit) => [unit.id, unit]),
+          ),
           new Set(),
           context.config.orgUnitIdSystem,
         );

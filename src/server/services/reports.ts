@@ -452,7 +452,8 @@ export function renderReportText(report: Pick<AssessmentReport, 'title' | 'secti
 
 /**
  * One assessment's report, for a user who may read it; the download is audited as an export. The
- * doctor review is in it for those who may read reviews.
+ * doctor review is in it for those who may read reviews. An assessment outside the requester's
+ * scope is answered 404, as if it did not exist.
  */
 export async function loadAssessmentReport(
   context: AppContext,

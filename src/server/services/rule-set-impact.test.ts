@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { everythingScope } from '../auth/scope.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_RULE_SET,
@@ -145,7 +146,7 @@ describe.each(testDatabases())('Rule set impact analysis on $engine', (testDatab
   };
   const analyse = async (ruleSet: RuleSet, range = {}) => {
     const progress: ImpactProgress[] = [];
-    const result = await analyseRuleSetImpact(t.context, ruleSet, range, {
+    const result = await analyseRuleSetImpact(t.context, everythingScope, ruleSet, range, {
       onProgress: (p) => progress.push(p),
     });
     expect(impactResultSchema.parse(result)).toEqual(result);

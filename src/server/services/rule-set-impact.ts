@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { everythingScope } from '../auth/scope.ts';
+import type { Scope } from '../auth/scope.ts';
 import {
   CONDITIONS,
   RISK_STATUSES,
@@ -192,16 +192,17 @@ function tallyPage(
  */
 export async function analyseRuleSetImpact(
   context: AppContext,
+  scope: Scope,
   ruleSet: RuleSet,
   range: ImpactRange,
   options: ImpactOptions = {},
 ): Promise<ImpactResult> {
   const { db, engine } = context.database;
   const filter = historyFilter(range, context.config.timeZone);
-  const total = await assessmentsRepository.count(db, engine, everythingScope, filter);
+  const total = await assessmentsRepository.count(db, engine, scope, filter);
   const tallies = new Map(CONDITIONS.map((condition) => [condition, new ConditionTally()]));
   let done = 0;
-  for await (const page of ruleSetImpactRepository.pages(db, engine, filter)) {
+  for await (const page of ruleSetImpactRepository.pages(db, engine, scope, filter)) {
     options.signal?.throwIfAborted();
     tallyPage(page, ruleSet, tallies);
     done += page.length;
@@ -235,7 +236,7 @@ export async function ruleSetImpactFor(
   range: ImpactRange,
   options: ImpactOptions = {},
 ): Promise<ImpactResult> {
-  const result = await analyseRuleSetImpact(context, ruleSet, range, options);
+  const result = await analyseRuleSetImpact(context, requester.scope, ruleSet, range, options);
   await recordAudit(context.database.db, {
     at: context.now(),
     actor: requester.user,

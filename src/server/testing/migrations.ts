@@ -2,6 +2,7 @@ import { migrateDown } from '../db/migrate.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { createKeptCountDeltaTables } from '../db/migrations/20261128T0600-kept-count-deltas.ts';
 import { createOrgUnits, orgUnits } from '../db/migrations/20261128T1300-org-units.ts';
+import { clientUnits, createClientUnits } from '../db/migrations/20261128T1610-client-units.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 
 /**
@@ -11,7 +12,9 @@ import type { DatabaseHandle } from '../db/database.ts';
  * on the older schema. Their rows are added to the counts as they are read and folded in when the
  * migrations run again. Likewise the organisation units (20261128T1300-org-units), which this
  * version's services read and write with every user, patient record and assessment, are made
- * again beside an older schema, unless that migration itself is the one undone.
+ * again beside an older schema, unless that migration itself is the one undone; and so is the
+ * unit of API tokens, CDS clients and FHIR clients (20261128T1610-client-units), which their
+ * services write.
  */
 export async function undoThrough(handle: DatabaseHandle, name: string): Promise<void> {
   const index = migrations.findIndex((migration) => migration.name === name);
@@ -20,5 +23,8 @@ export async function undoThrough(handle: DatabaseHandle, name: string): Promise
   await createKeptCountDeltaTables(handle.db);
   if (index < migrations.indexOf(orgUnits)) {
     await createOrgUnits(handle.db, handle.engine, { besideOlderSchema: true });
+  }
+  if (index < migrations.indexOf(clientUnits) && index !== migrations.indexOf(orgUnits)) {
+    await createClientUnits(handle.db, handle.engine, { besideOlderSchema: true });
   }
 }

@@ -1,8 +1,25 @@
 import { z } from 'zod';
 import { assessmentListQuerySchema } from './assessment-list.ts';
 
-/** A bulk export is narrowed exactly as the history is: its search and whole-day date range. */
-export const exportQuerySchema = assessmentListQuerySchema.pick({ q: true, from: true, to: true });
+/**
+ * `?unit=ID`: the caller's scope (issue 36) narrowed to one unit and those below it, as the guard
+ * reads it for every route; a unit outside the scope is a 404 as if it did not exist.
+ */
+export const unitQueryParam = z
+  .string()
+  .max(100)
+  .optional()
+  .describe(
+    'Narrows the answer to this organisation unit and the units below it, within your scope',
+  );
+
+/**
+ * A bulk export is narrowed exactly as the history is: its search and whole-day date range; and
+ * to the caller's scope, or a unit within it.
+ */
+export const exportQuerySchema = assessmentListQuerySchema
+  .pick({ q: true, from: true, to: true })
+  .extend({ unit: unitQueryParam });
 export type ExportQuery = z.input<typeof exportQuerySchema>;
 
 export const reportSectionSchema = z.object({

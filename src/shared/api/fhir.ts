@@ -28,6 +28,14 @@ const searchParam = (description: string) =>
     .optional()
     .describe(description);
 
+/**
+ * `unit`: an organisation unit's id (an Organization's id). A search reads only the records of
+ * the reader's scope (issue 36); with `unit`, those of that unit and the units below it.
+ */
+const unitSearchParam = searchParam(
+  'Narrows the answer to this organisation unit and the units below it, within your scope',
+);
+
 export const riskAssessmentSearchSchema = z.looseObject({
   patient: searchParam('The Patient: {id}, Patient/{id} or its URL on this server'),
   subject: searchParam('The Patient: Patient/{id}, {id} or its URL on this server'),
@@ -39,11 +47,13 @@ export const riskAssessmentSearchSchema = z.looseObject({
   ),
   _summary: searchParam('count: the total alone'),
   _cursor: searchParam("Where the page starts: the opaque value of the previous page's next link"),
+  unit: unitSearchParam,
   _format: formatParam,
 });
 
 export const patientSearchSchema = z.looseObject({
   identifier: searchParam('SYSTEM|VALUE, |VALUE (no system) or VALUE (any system)'),
+  unit: unitSearchParam,
   _format: formatParam,
 });
 

@@ -11,7 +11,7 @@ export const mainUnitName = 'Main clinic';
 const placedTables = ['patient_records', 'assessments'] as const;
 
 /** The columns of a table; none when it does not exist. */
-async function columnsOf(
+export async function columnsOf(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../../shared/api/audit.ts';
 import { recordAudit } from '../../services/audit.ts';
-import { addCdsClient, listCdsClients } from '../../services/cds-clients.ts';
+import { listCdsClients } from '../../services/cds-clients.ts';
 import { openTestApp } from '../../testing/app.ts';
 import { makeSigningKey, signCall, StandInServer } from '../../testing/cds-record-system.ts';
 import { testDatabases } from '../../testing/databases.ts';
@@ -11,7 +11,7 @@ import { migrateToLatest } from '../migrate.ts';
 import { cdsFhirServers } from './20261128T0100-cds-fhir-servers.ts';
 import { migrations } from './index.ts';
 
-const operator = { user: null, address: 'command line' };
+const operator = { address: 'command line' };
 const publicUrl = 'https://triage.example';
 
 describe.each(testDatabases())('the cds-fhir-servers migration on $engine', (testDatabase) => {
@@ -30,7 +30,27 @@ describe.each(testDatabases())('the cds-fhir-servers migration on $engine', (tes
       await expect(db.selectFrom('audit_events').select('detail').execute()).rejects.toThrow();
       const key = await makeSigningKey('ES384', 'k1');
       const issuer = 'https://ehr.example';
-      await addCdsClient(t.context, operator, { issuer, jwks: { keys: [key.publicJwk] } });
+      // Registered as the version before did (its audit row had no detail).
+      await db
+        .insertInto('cds_clients')
+        .values({
+          id: '0193a7c0-0000-7000-8000-000000000001',
+          issuer,
+          jwks: JSON.stringify({ keys: [key.publicJwk] }),
+          jwks_url: null,
+          created_at: t.context.now().toISOString(),
+          created_by: null,
+          removed_at: null,
+          removed_by: null,
+        })
+        .execute();
+      await recordAudit(db, {
+        at: t.context.now(),
+        actor: null,
+        action: 'cds_client_add',
+        target: { type: 'cds_client', id: issuer },
+        address: operator.address,
+      });
       await db
         .insertInto('cds_jtis')
         .values({ issuer, jti: 'used-before', expires_at: '2026-11-22T09:02:00.000Z' })

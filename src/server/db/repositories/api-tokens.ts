@@ -28,9 +28,16 @@ export const apiTokensRepository = {
       .executeTakeFirst();
   },
 
-  /** Every token, live and revoked, oldest first. */
-  list(db: Executor): Promise<ApiTokenRow[]> {
-    return db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id').execute();
+  /** Every token, live and revoked, oldest first, with the code of its unit. */
+  list(db: Executor): Promise<Array<ApiTokenRow & { unit_code: string }>> {
+    return db
+      .selectFrom('api_tokens')
+      .innerJoin('org_units', 'org_units.id', 'api_tokens.org_unit_id')
+      .selectAll('api_tokens')
+      .select('org_units.code as unit_code')
+      .orderBy('api_tokens.created_at')
+      .orderBy('api_tokens.id')
+      .execute();
   },
 
   /** Revokes the live token of this name; returns whether there was one. */

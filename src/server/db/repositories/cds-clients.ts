@@ -14,12 +14,15 @@ export const cdsClientsRepository = {
       .executeTakeFirst();
   },
 
-  listLive(db: Executor): Promise<CdsClientRow[]> {
+  /** The live clients by issuer, with the code of each one's unit. */
+  listLive(db: Executor): Promise<Array<CdsClientRow & { unit_code: string }>> {
     return db
       .selectFrom('cds_clients')
-      .selectAll()
-      .where('removed_at', 'is', null)
-      .orderBy('issuer')
+      .innerJoin('org_units', 'org_units.id', 'cds_clients.org_unit_id')
+      .selectAll('cds_clients')
+      .select('org_units.code as unit_code')
+      .where('cds_clients.removed_at', 'is', null)
+      .orderBy('cds_clients.issuer')
       .execute();
   },
 

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import type { DatabaseEngine } from '../database.ts';
-import { everythingScope } from '../../auth/scope.ts';
 import {
   assessmentBooleanColumns,
   filteredAssessments,
@@ -155,11 +155,12 @@ function childRowsJson<Row>(
 export function assessmentPage(
   db: Executor,
   engine: DatabaseEngine,
+  scope: Scope,
   filter: AssessmentFilter,
   after: Cursor | undefined,
 ) {
   const { toIso } = filter;
-  let query = filteredAssessments(db, engine, everythingScope, {
+  let query = filteredAssessments(db, engine, scope, {
     ...filter,
     toIso: undefined,
   }).innerJoin('patients', 'patients.id', 'assessments.patient_id');
@@ -231,6 +232,7 @@ function csvResults(engine: DatabaseEngine): RawBuilder<CsvResult[]> {
 async function patientRecordsBefore(
   db: Executor,
   engine: DatabaseEngine,
+  scope: Scope,
   filter: AssessmentFilter,
   rows: ReadonlyArray<{ patient_record_id: string | null }>,
   range: { from: Cursor; to: Cursor },
@@ -247,7 +249,7 @@ async function patientRecordsBefore(
     .where('patient_records.id', 'in', recordIds)
     .where((eb) =>
       eb.exists(
-        filteredAssessments(db, engine, everythingScope, filter)
+        filteredAssessments(db, engine, scope, filter)
           .select(sql.lit(1).as('one'))
           .where(sql<boolean>`assessments.patient_record_id = patient_records.id`)
           .where((eb) =>
@@ -272,18 +274,19 @@ async function patientRecordsBefore(
 
 export const exportsRepository = {
   /**
-   * Live assessments matching the filter, newest first, whole, a page at a time. With
-   * `markRepeatedPatients`, each record says whether an earlier record of the export names the
-   * same patient record.
+   * Live assessments of the scope matching the filter, newest first, whole, a page at a time.
+   * With `markRepeatedPatients`, each record says whether an earlier record of the export names
+   * the same patient record.
    */
   async *recordPages(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
     options: { markRepeatedPatients?: boolean } = {},
   ): AsyncGenerator<Iterable<ExportRecord>> {
     const pages = inPages((after) =>
-      assessmentPage(db, engine, filter, after)
+      assessmentPage(db, engine, scope, filter, after)
         .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
         .leftJoin('users', 'users.id', 'assessments.created_by')
         .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
@@ -370,7 +373,7 @@ export const exportsRepository = {
         const seen =
           top === undefined
             ? new Set<string>()
-            : await patientRecordsBefore(db, engine, filter, rows, {
+            : await patientRecordsBefore(db, engine, scope, filter, rows, {
                 from: top,
                 to: { createdAt: first.created_at, id: first.id },
               });
@@ -468,16 +471,17 @@ export const exportsRepository = {
   },
 
   /**
-   * What the CSV needs of the live assessments matching the filter, newest first, a page at a
-   * time: no symptoms, management, risk factors or creator, which it does not show.
+   * What the CSV needs of the live assessments of the scope matching the filter, newest first, a
+   * page at a time: no symptoms, management, risk factors or creator, which it does not show.
    */
   async *csvPages(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
   ): AsyncGenerator<Iterable<CsvRecord>> {
     const pages = inPages((after) =>
-      assessmentPage(db, engine, filter, after)
+      assessmentPage(db, engine, scope, filter, after)
         .select([
           'assessments.id',
           'assessments.assessment_code',
@@ -521,12 +525,14 @@ export const exportsRepository = {
     }
   },
 
+  /** The figures of the live assessments of the scope matching the filter. */
   async summary(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
   ): Promise<ExportSummary> {
-    const row = await filteredAssessments(db, engine, everythingScope, filter)
+    const row = await filteredAssessments(db, engine, scope, filter)
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
         eb.fn
@@ -545,13 +551,35 @@ export const exportsRepository = {
     };
   },
 
-  /** The doctor reviews of one assessment, by condition. */
-  async reviews(db: Executor, assessmentId: string): Promise<ConditionReview[]> {
+  /**
+   * Whether the assessment, live or deleted, belongs to a unit of the scope: what one
+   * assessment's report, FHIR Bundle or FHIR resources check first (a 404 outside it).
+   */
+  async assessmentWithinScope(db: Executor, scope: Scope, assessmentId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('assessments')
+      .select('assessments.id')
+      .where('assessments.id', '=', assessmentId)
+      .$call(withinScope('assessments.org_unit_id', scope))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** The doctor reviews of one assessment of the scope, by condition. */
+  async reviews(db: Executor, scope: Scope, assessmentId: string): Promise<ConditionReview[]> {
     const rows = await db
       .selectFrom('doctor_reviews')
-      .select(['condition', 'agreed', 'comments', 'reviewed_by', 'locked'])
-      .where('assessment_id', '=', assessmentId)
-      .orderBy('condition')
+      .innerJoin('assessments', 'assessments.id', 'doctor_reviews.assessment_id')
+      .select([
+        'doctor_reviews.condition',
+        'doctor_reviews.agreed',
+        'doctor_reviews.comments',
+        'doctor_reviews.reviewed_by',
+        'doctor_reviews.locked',
+      ])
+      .where('doctor_reviews.assessment_id', '=', assessmentId)
+      .$call(withinScope('assessments.org_unit_id', scope))
+      .orderBy('doctor_reviews.condition')
       .execute();
     return rows.map((row) => readBooleans(row, ['agreed', 'locked']));
   },

@@ -14,12 +14,15 @@ export const fhirClientsRepository = {
       .executeTakeFirst();
   },
 
-  listLive(db: Executor): Promise<FhirClientRow[]> {
+  /** The live clients by client id, with the code of each one's unit. */
+  listLive(db: Executor): Promise<Array<FhirClientRow & { unit_code: string }>> {
     return db
       .selectFrom('fhir_clients')
-      .selectAll()
-      .where('removed_at', 'is', null)
-      .orderBy('client_id')
+      .innerJoin('org_units', 'org_units.id', 'fhir_clients.org_unit_id')
+      .selectAll('fhir_clients')
+      .select('org_units.code as unit_code')
+      .where('fhir_clients.removed_at', 'is', null)
+      .orderBy('fhir_clients.client_id')
       .execute();
   },
 
@@ -62,16 +65,16 @@ export const fhirClientsRepository = {
     await db.insertInto('fhir_access_tokens').values(row).execute();
   },
 
-  /** The unexpired access token of that hash, with its client, while the client is live. */
+  /** The unexpired access token of that hash, with its client and its unit, while the client is live. */
   findLiveAccessToken(
     db: Executor,
     tokenHash: string,
     now: string,
-  ): Promise<{ client_id: string; scope: string } | undefined> {
+  ): Promise<{ client_id: string; org_unit_id: string; scope: string } | undefined> {
     return db
       .selectFrom('fhir_access_tokens')
       .innerJoin('fhir_clients', 'fhir_clients.id', 'fhir_access_tokens.client_row_id')
-      .select(['fhir_clients.client_id', 'fhir_access_tokens.scope'])
+      .select(['fhir_clients.client_id', 'fhir_clients.org_unit_id', 'fhir_access_tokens.scope'])
       .where('fhir_access_tokens.token_hash', '=', tokenHash)
       .where('fhir_access_tokens.expires_at', '>', now)
       .where('fhir_clients.removed_at', 'is', null)

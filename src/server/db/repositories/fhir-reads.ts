@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { withinScope, type Scope } from '../../auth/scope.ts';
 import type { Database } from '../schema.ts';
 import type { Executor } from './executor.ts';
+import type { PatientRecordRow } from './patient-records.ts';
 
 /**
  * The orders a RiskAssessment search gives a Patient's assessments in: `-date` newest first (the
@@ -37,7 +39,10 @@ function withinBounds(eb: ExpressionBuilder<Database, 'assessments'>, bounds: La
   return eb.and(bounds.map((bound) => eb(lastUpdated, operators[bound.prefix], bound.value)));
 }
 
-/** What the FHIR read API reads beyond one assessment: a patient record's live assessments. */
+/**
+ * What the FHIR read API reads beyond one assessment: a patient record's live assessments, and
+ * the patient records themselves, each within the reader's scope.
+ */
 export const fhirReadsRepository = {
   /**
    * The live assessments of a patient record within the bounds, from `from` (itself included)
@@ -45,6 +50,7 @@ export const fhirReadsRepository = {
    */
   liveAssessmentsFrom(
     db: Executor,
+    scope: Scope,
     recordId: string,
     query: { order: AssessmentOrder; bounds: LastUpdatedBound[] },
     from: AssessmentPosition | undefined,
@@ -57,7 +63,8 @@ export const fhirReadsRepository = {
       .select([key.as('key'), 'id'])
       .where('patient_record_id', '=', recordId)
       .where('deleted_at', 'is', null)
-      .where((eb) => withinBounds(eb, query.bounds));
+      .where((eb) => withinBounds(eb, query.bounds))
+      .$call(withinScope('assessments.org_unit_id', scope));
     if (from !== undefined) {
       select = select.where((eb) =>
         eb.or([
@@ -70,9 +77,37 @@ export const fhirReadsRepository = {
     return select.orderBy(key, direction).orderBy('id', direction).limit(limit).execute();
   },
 
+  /** The live patient record of that id, if it belongs to a unit of the scope. */
+  livePatientRecord(db: Executor, scope: Scope, id: string): Promise<PatientRecordRow | undefined> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .$call(withinScope('patient_records.org_unit_id', scope))
+      .executeTakeFirst();
+  },
+
+  /** The live patient records with this number (compared without case) within the scope, by id. */
+  livePatientRecordsByNumber(
+    db: Executor,
+    scope: Scope,
+    number: string,
+  ): Promise<PatientRecordRow[]> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('number_key', '=', number.toLowerCase())
+      .where('deleted_at', 'is', null)
+      .$call(withinScope('patient_records.org_unit_id', scope))
+      .orderBy('id')
+      .execute();
+  },
+
   /** How many results (one RiskAssessment each) the record's live assessments within the bounds have. */
   async liveResultCount(
     db: Executor,
+    scope: Scope,
     recordId: string,
     bounds: LastUpdatedBound[],
   ): Promise<number> {
@@ -83,6 +118,7 @@ export const fhirReadsRepository = {
       .where('assessments.patient_record_id', '=', recordId)
       .where('assessments.deleted_at', 'is', null)
       .where((eb) => withinBounds(eb, bounds))
+      .$call(withinScope('assessments.org_unit_id', scope))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
@@ -90,12 +126,14 @@ export const fhirReadsRepository = {
   /** How many times the assessment's review was written, and when last (null: never). */
   async reviewRevision(
     db: Executor,
+    scope: Scope,
     assessmentId: string,
   ): Promise<{ version: number; at: string | null }> {
     const row = await db
       .selectFrom('assessments')
       .select(['review_version', 'reviewed_at'])
       .where('id', '=', assessmentId)
+      .$call(withinScope('assessments.org_unit_id', scope))
       .executeTakeFirst();
     return { version: row?.review_version ?? 0, at: row?.reviewed_at ?? null };
   },

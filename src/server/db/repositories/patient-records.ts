@@ -103,6 +103,24 @@ export const patientRecordsRepository = {
       .executeTakeFirst();
   },
 
+  /** Up to `limit` live records with this number (compared without case) within the scope. */
+  liveByNumberWithin(
+    db: Executor,
+    scope: Scope,
+    number: string,
+    limit: number,
+  ): Promise<PatientRecordRow[]> {
+    return db
+      .selectFrom('patient_records')
+      .selectAll()
+      .where('number_key', '=', number.toLowerCase())
+      .where('deleted_at', 'is', null)
+      .$call(withinScope('org_unit_id', scope))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
   /** The live record of the unit with this number (compared without case), if any. */
   findLiveByNumberInUnit(
     db: Executor,

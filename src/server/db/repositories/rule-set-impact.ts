@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Scope } from '../../auth/scope.ts';
 import type { DatabaseEngine } from '../database.ts';
 import {
   riskFactorBooleanColumns,
@@ -93,10 +94,11 @@ export const ruleSetImpactRepository = {
   async *pages(
     db: Executor,
     engine: DatabaseEngine,
+    scope: Scope,
     filter: AssessmentFilter,
   ): AsyncGenerator<ImpactAssessment[]> {
     const assessmentPages = inPages((after) =>
-      assessmentPage(db, engine, filter, after)
+      assessmentPage(db, engine, scope, filter, after)
         .select([
           'assessments.id',
           'assessments.created_at',
