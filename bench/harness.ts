@@ -103,6 +103,8 @@ export interface BenchOptions {
    * before patient records), exported and seeded beside this one.
    */
   before: string | undefined;
+  /** Facilities the organisation-units benchmark spreads the seeded records over. */
+  units: number;
 }
 
 export function parseBenchOptions(defaults: { assessments?: number } = {}): BenchOptions {
@@ -115,6 +117,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
       seconds: { type: 'string', default: '10' },
       clients: { type: 'string', default: '16' },
       before: { type: 'string' },
+      units: { type: 'string', default: '500' },
     },
   });
   if (!['sqlite', 'postgres', 'both'].includes(values.engine)) {
@@ -144,6 +147,7 @@ export function parseBenchOptions(defaults: { assessments?: number } = {}): Benc
     seconds: whole('seconds', values.seconds, 1),
     clients: whole('clients', values.clients, 1),
     before: values.before,
+    units: whole('units', values.units, 2),
   };
 }
 
@@ -214,8 +218,13 @@ export async function runTriage(
 }
 
 /** What names a seeded database: its size, and the benchmark's label when it has one of its own. */
-function seedKey(assessments: number, patients?: number, label?: string): string {
-  return [label, String(assessments), patients === undefined ? undefined : `patients-${patients}`]
+function seedKey(assessments: number, patients?: number, label?: string, units?: number): string {
+  return [
+    label,
+    String(assessments),
+    patients === undefined ? undefined : `patients-${patients}`,
+    units === undefined ? undefined : `units-${units}`,
+  ]
     .filter((part) => part !== undefined)
     .join('-');
 }
@@ -264,7 +273,13 @@ function dropIfOwnRun(remove: () => Promise<void> | void): () => Promise<void> {
 export async function seededFixture(
   engine: Engine,
   assessments: number,
-  options: { patients?: number; label?: string; keep?: boolean; root?: string } = {},
+  options: {
+    patients?: number;
+    units?: number;
+    label?: string;
+    keep?: boolean;
+    root?: string;
+  } = {},
 ): Promise<Fixture> {
   const fixture = await seededDatabase(engine, assessments, options);
   return options.root === undefined ? fixture : { ...fixture, root: options.root };
@@ -273,16 +288,17 @@ export async function seededFixture(
 async function seededDatabase(
   engine: Engine,
   assessments: number,
-  options: { patients?: number; label?: string; keep?: boolean; root?: string },
+  options: { patients?: number; units?: number; label?: string; keep?: boolean; root?: string },
 ): Promise<Fixture> {
-  const { patients, label, keep = false, root } = options;
-  const key = seedKey(assessments, patients, label);
+  const { patients, units, label, keep = false, root } = options;
+  const key = seedKey(assessments, patients, label, units);
   const started = performance.now();
   const seedArgs = [
     'seed',
     '--assessments',
     String(assessments),
     ...(patients === undefined ? [] : ['--patients', String(patients)]),
+    ...(units === undefined ? [] : ['--units', String(units)]),
   ];
   const report = (where: string) =>
     console.log(

@@ -175,11 +175,23 @@ export function filteredAssessments(
   engine: DatabaseEngine,
   scope: Scope,
   filter: AssessmentFilter,
+  order: 'counted' | 'newest first' = 'counted',
 ) {
-  let query = db
-    .selectFrom('assessments')
-    .where('assessments.deleted_at', 'is', null)
-    .$call(withinScope('assessments.org_unit_id', scope));
+  let query = db.selectFrom('assessments').where('assessments.deleted_at', 'is', null);
+  if (
+    order === 'newest first' &&
+    engine === 'sqlite' &&
+    scope.kind === 'units' &&
+    scope.unitIds.length > 1
+  ) {
+    // A page of several units' history, newest first: SQLite walks the history's index and keeps
+    // the scope's rows (the unary + keeps it from the units' index, from which it read every row
+    // of a district and sorted them: 22 ms against 1.7 ms at 20,000 assessments). One unit's
+    // range of that index is already in the history's order.
+    query = query.where(sql<boolean>`+assessments.org_unit_id in (${sql.join(scope.unitIds)})`);
+  } else {
+    query = query.$call(withinScope('assessments.org_unit_id', scope));
+  }
   for (const term of filter.textTerms) {
     const trigrams = db
       .selectFrom('assessment_search')
@@ -405,7 +417,7 @@ export const assessmentsRepository = {
     limit: number,
     after?: Cursor,
   ): Promise<SummaryRow[]> {
-    let query = filteredAssessments(db, engine, scope, filter)
+    let query = filteredAssessments(db, engine, scope, filter, 'newest first')
       .innerJoin('patients', 'patients.id', 'assessments.patient_id')
       .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id');
     if (after !== undefined) {
