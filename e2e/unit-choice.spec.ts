@@ -30,6 +30,7 @@ test.use({ serviceWorkers: 'block' });
 const password = 'willow-anchor-pebble-sky-83';
 const twoUnits = { username: 'nurse.two', displayName: 'Nia Two' };
 const oneUnit = { username: 'nurse.one', displayName: 'Ona One' };
+const patientNumber = 'BIRCH-0001';
 const codePattern = /ASS-[0-9A-Z]+-[0-9A-Z]{4}/;
 const unitMissing = 'Choose the unit where the assessment is done.';
 const demographicsMissing =
@@ -99,6 +100,14 @@ async function codesAt(context: BrowserContext, unit: Unit): Promise<(string | n
   return items.map((item) => item.code);
 }
 
+/** The numbers of the patient records an administrator finds at one unit. */
+async function patientsAt(context: BrowserContext, unit: Unit): Promise<string[]> {
+  const response = await context.request.get(`${server.url}/api/patients?unit=${unit.id}`);
+  expect(response.status()).toBe(200);
+  const { items } = (await response.json()) as { items: { number: string }[] };
+  return items.map((item) => item.number);
+}
+
 test('a nurse of two facilities chooses the unit in step 1; the saved assessment belongs to it', async ({
   page,
   context,
@@ -133,6 +142,11 @@ test('a nurse of two facilities chooses the unit in step 1; the saved assessment
   await page.screenshot({ path: 'test-results/unit-choice-step-1.png', fullPage: true });
   expect(await wcagViolations(page)).toEqual([]);
 
+  // A new patient made with the assessment is registered at the same unit.
+  await page.getByRole('combobox', { name: 'Patient number' }).fill(patientNumber);
+  await page
+    .getByRole('option', { name: `New patient with the number ${patientNumber}`, exact: true })
+    .click();
   await enterCase1AfterDemographics(page);
   await expectHeading(page, 'Results');
   await page.getByRole('button', { name: 'Save Assessment' }).click();
@@ -163,6 +177,8 @@ test('a nurse of two facilities chooses the unit in step 1; the saved assessment
   expect(atBirch).not.toContain(secondCode);
   expect(atAlder).toContain(secondCode);
   expect(atAlder).not.toContain(firstCode);
+  expect(await patientsAt(context, birch)).toEqual([patientNumber]);
+  expect(await patientsAt(context, alder)).toEqual([]);
 });
 
 test('a nurse of one facility is not asked for the unit', async ({ page, context }) => {
