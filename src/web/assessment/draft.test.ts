@@ -41,6 +41,7 @@ const draft: AssessmentDraft = {
     symptoms: { HIV: { weightLoss: { present: true, severity: 'gain' } } },
     management: { Hypertension: { diagnosed: true, prescriptionDuration: '<4months' } },
     notes: 'Half-typed note',
+    orgUnitId: 'u-alder',
   },
 };
 
@@ -76,6 +77,13 @@ describe('draft (de)serialisation', () => {
       ...draft,
       form: { ...draft.form, patient: emptyPatientForm },
     });
+  });
+
+  it('reads a draft stored before step 1 asked for the unit as one without a unit', () => {
+    const formWithout: Partial<AssessmentDraft['form']> = { ...draft.form };
+    delete formWithout.orgUnitId;
+    const stored = JSON.stringify({ format: 1, draft: { ...draft, form: formWithout } });
+    expect(parseDraft(stored)).toEqual({ ...draft, form: { ...draft.form, orgUnitId: null } });
   });
 
   it('drops anything that is not a draft of this format', () => {

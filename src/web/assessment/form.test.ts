@@ -99,6 +99,7 @@ const form: AssessmentForm = {
   symptoms: { DM2: { thirst: { present: true, severity: 'moderate' } } },
   management: { Hypertension: { diagnosed: true, lastDoctorVisit: '6-12months' } },
   notes: '',
+  orgUnitId: null,
 };
 
 describe('assessmentBody', () => {
@@ -114,6 +115,20 @@ describe('assessmentBody', () => {
     });
     expect(assessmentBody({ ...form, notes: 'seen' })).not.toHaveProperty('code');
     expect(assessmentBody({ ...form, notes: 'seen' }).notes).toBe('seen');
+  });
+
+  it('sends the unit chosen in step 1, and none when none is chosen', () => {
+    expect(assessmentBody(form)).not.toHaveProperty('orgUnitId');
+    const atAlder = { ...form, orgUnitId: 'u-alder' };
+    expect(assessmentBody(atAlder, 'ASS-ABC-1234')).toMatchObject({
+      code: 'ASS-ABC-1234',
+      orgUnitId: 'u-alder',
+    });
+    const newPatient = { ...emptyPatientForm, number: 'MRN-77', isNew: true };
+    expect(assessmentBody({ ...atAlder, patient: newPatient })).toMatchObject({
+      orgUnitId: 'u-alder',
+      newPatient: { number: 'MRN-77' },
+    });
   });
 });
 
@@ -180,6 +195,11 @@ describe('sameContent', () => {
 
   it('finds a form equal to the assessment it was loaded from', () => {
     expect(sameContent(form, formFromAssessment(stored))).toBe(true);
+  });
+
+  it('leaves the unit out: a saved assessment keeps the unit it was made at', () => {
+    expect(formFromAssessment(stored).orgUnitId).toBeNull();
+    expect(sameContent({ ...form, orgUnitId: 'u-alder' }, formFromAssessment(stored))).toBe(true);
   });
 
   it('ignores how a number was typed and empty parts', () => {

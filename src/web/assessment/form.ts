@@ -63,6 +63,11 @@ export interface AssessmentForm {
   symptoms: SymptomAnswers;
   management: ManagementAnswers;
   notes: string;
+  /**
+   * The organisation unit where a new assessment is done, chosen in step 1 by a user who works at
+   * several (unitChoice.ts); null: none chosen, the server takes the user's only unit.
+   */
+  orgUnitId: string | null;
 }
 
 export type DemographicField = keyof DemographicsForm;
@@ -86,6 +91,7 @@ export const emptyForm: AssessmentForm = {
   symptoms: {},
   management: {},
   notes: '',
+  orgUnitId: null,
 };
 
 const oneDecimal = /^\d+(\.\d)?$/;
@@ -207,11 +213,15 @@ export function patientBodyPart(
   };
 }
 
-/** What a save sends; the code only on the first save. */
+/**
+ * What a save sends; the code only on the first save. The unit when one was chosen: only a new
+ * assessment has one (a saved one keeps the unit it was made at).
+ */
 export function assessmentBody(form: AssessmentForm, code?: string): AssessmentBody {
   const parsed = parseDemographics(form.demographics);
   return {
     ...(code === undefined ? {} : { code }),
+    ...(form.orgUnitId === null ? {} : { orgUnitId: form.orgUnitId }),
     ...patientBodyPart(form.patient),
     demographics: parsed.values,
     riskFactors: form.riskFactors,
@@ -240,6 +250,8 @@ export function formFromAssessment(assessment: Assessment): AssessmentForm {
     symptoms: assessment.symptoms,
     management: assessment.management,
     notes: assessment.notes ?? '',
+    // A saved assessment's answer does not say its unit; the unit does not change after the save.
+    orgUnitId: null,
   };
 }
 
@@ -262,9 +274,14 @@ function isEmptyObject(value: unknown): boolean {
   return Object.values(value).every((inner) => inner === undefined || isEmptyObject(inner));
 }
 
-/** Whether saving either form would store the same assessment. */
+/**
+ * Whether saving either form would store the same assessment. The unit is left out: an update
+ * does not change it.
+ */
 export function sameContent(a: AssessmentForm, b: AssessmentForm): boolean {
-  return canonicalJson(assessmentBody(a)) === canonicalJson(assessmentBody(b));
+  const content = (form: AssessmentForm) =>
+    canonicalJson(assessmentBody({ ...form, orgUnitId: null }));
+  return content(a) === content(b);
 }
 
 type AnswersByKey = Readonly<Record<string, SymptomAnswer | undefined>>;

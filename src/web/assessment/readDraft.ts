@@ -38,6 +38,8 @@ const draftSchema = z.object({
     symptoms: assessmentInputSchema.shape.symptoms.unwrap(),
     management: assessmentInputSchema.shape.management.unwrap(),
     notes: z.string(),
+    // Drafts and outbox entries stored before step 1 asked for the unit have none.
+    orgUnitId: z.string().min(1).nullable().default(null),
   }),
 });
 

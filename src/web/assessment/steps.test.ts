@@ -4,6 +4,7 @@ import type { WizardStep } from '../components/assessment/wizardSteps.ts';
 
 const nothing: StepFacts = {
   demographics: {},
+  unitMissing: false,
   symptoms: {},
   management: {},
   hasResults: false,
@@ -29,6 +30,12 @@ describe('step access (spec 4)', () => {
       expect(reachable({ ...nothing, demographics: withoutField })).toEqual([1]);
     }
     expect(reachable(filled)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('waits for the unit when step 1 asks for one, the demographics filled or not', () => {
+    expect(reachable({ ...filled, unitMissing: true })).toEqual([1]);
+    expect(ticked({ ...filled, unitMissing: true })).toEqual([2]);
+    expect(reachable({ ...filled, unitMissing: true, hasResults: true })).toEqual([1, 5]);
   });
 
   it('needs an age above 0', () => {

@@ -9,6 +9,8 @@ export const resultsStep: WizardStep = 5;
 export interface StepFacts {
   /** The valid demographic values. */
   demographics: Demographics;
+  /** Step 1 asks for the unit where the assessment is done and none is chosen (unitChoice.ts). */
+  unitMissing: boolean;
   symptoms: SymptomAnswers;
   management: ManagementAnswers;
   /** Results were calculated (step 4 finished) or the assessment is saved. */
@@ -30,9 +32,15 @@ export function demographicsFilled(demographics: Demographics): boolean {
   );
 }
 
+/** Step 1 is done: the demographics filled and, when it is asked for, the unit chosen. */
+function firstStepDone(facts: StepFacts): boolean {
+  return demographicsFilled(facts.demographics) && !facts.unitMissing;
+}
+
 /**
- * Step access of spec 4: step 1 always; 2 with the demographics filled; 3 and 4 as 2; 5 as 4 or
- * when results exist. Once signed off only step 5 is reachable.
+ * Step access of spec 4: step 1 always; 2 with the demographics filled (and the unit chosen when
+ * it is asked for); 3 and 4 as 2; 5 as 4 or when results exist. Once signed off only step 5 is
+ * reachable.
  */
 export function canOpenStep(facts: StepFacts, step: WizardStep): boolean {
   if (facts.signedOff) return step === resultsStep;
@@ -42,20 +50,20 @@ export function canOpenStep(facts: StepFacts, step: WizardStep): boolean {
     case 2:
     case 3:
     case 4:
-      return demographicsFilled(facts.demographics);
+      return firstStepDone(facts);
     case 5:
-      return demographicsFilled(facts.demographics) || facts.hasResults;
+      return firstStepDone(facts) || facts.hasResults;
   }
 }
 
 /**
- * Completion ticks of spec 4: 1 when the demographics are filled; 2 always; 3 when any symptom is
+ * Completion ticks of spec 4: 1 when the demographics are filled (and the unit chosen); 2 always; 3 when any symptom is
  * recorded; 4 when any management is recorded; 5 when results exist.
  */
 export function isStepComplete(facts: StepFacts, step: WizardStep): boolean {
   switch (step) {
     case 1:
-      return demographicsFilled(facts.demographics);
+      return firstStepDone(facts);
     case 2:
       return true;
     case 3:

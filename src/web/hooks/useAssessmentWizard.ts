@@ -42,6 +42,13 @@ import {
 } from '../assessment/patient.ts';
 import type { StepFacts } from '../assessment/steps.ts';
 import { clinicDay } from '../session/clinicCalendar.ts';
+import {
+  asksForUnit,
+  resolveAssessmentUnit,
+  unitMissing,
+  type AssessmentUnit,
+} from '../assessment/unitChoice.ts';
+import { useAssessmentUnits } from './useAssessmentUnits.ts';
 
 /** What the wizard holds: the answers being edited and, once saved, the stored assessment. */
 export interface WizardRecord {
@@ -78,6 +85,17 @@ function liveResults(
   } catch {
     return { status: 'failed', message: wizardTexts.calculationFailed };
   }
+}
+
+/** Step 1's unit select: shown for a new assessment when there are units to choose from. */
+export interface UnitChoice {
+  /** The units offered; null when step 1 does not ask for the unit. */
+  offered: AssessmentUnit[] | null;
+  chosenId: string | null;
+  /** Asked for and not chosen yet: Continue waits for it. */
+  missing: boolean;
+  /** The units could not be read and none is known on this device: none can be offered. */
+  unavailable: boolean;
 }
 
 export interface WizardUser {
@@ -127,6 +145,29 @@ export function useAssessmentWizard({
 
   const { form, saved } = record;
   const signedOff = saved?.signedOff === true;
+  // The unit is chosen for a new assessment only: a saved one keeps the unit it was made at.
+  const isNew = saved === null;
+  const units = useAssessmentUnits(user.id);
+  const unitChoice: UnitChoice = {
+    offered: isNew && asksForUnit(units.offered) ? units.offered : null,
+    chosenId: form.orgUnitId,
+    missing: isNew && unitMissing(form.orgUnitId, units.offered),
+    unavailable: isNew && units.unavailable,
+  };
+  // The unit chosen stays while it is offered; else the one chosen last on this device, if offered.
+  useEffect(() => {
+    if (!isNew) return;
+    setRecord((current) => {
+      const orgUnitId = resolveAssessmentUnit(
+        current.form.orgUnitId,
+        units.offered,
+        units.rememberedId,
+      );
+      return orgUnitId === current.form.orgUnitId
+        ? current
+        : { ...current, form: { ...current.form, orgUnitId } };
+    });
+  }, [isNew, units.offered, units.rememberedId]);
   const parsed = useMemo(() => parseDemographics(form.demographics), [form.demographics]);
   const patientIssues = useMemo(
     () => patientProblems(form.patient, clinicDay(new Date())),
@@ -143,6 +184,7 @@ export function useAssessmentWizard({
   );
   const stepFacts: StepFacts = {
     demographics: parsed.values,
+    unitMissing: unitChoice.missing,
     symptoms: form.symptoms,
     management: form.management,
     hasResults: record.resultsCalculated || saved !== null,
@@ -191,6 +233,16 @@ export function useAssessmentWizard({
     (patient: PatientForm) =>
       updateForm((current) => withPatientForm(current, patient, clinicDay(new Date()))),
     [updateForm],
+  );
+
+  /** The unit chosen in step 1, remembered on this device for the next assessment. */
+  const { remember: rememberUnit } = units;
+  const chooseUnit = useCallback(
+    (orgUnitId: string) => {
+      rememberUnit(orgUnitId);
+      updateForm((current) => ({ ...current, orgUnitId }));
+    },
+    [rememberUnit, updateForm],
   );
 
   const markResultsCalculated = useCallback(() => {
@@ -349,6 +401,7 @@ export function useAssessmentWizard({
     saved,
     form,
     parsed,
+    unitChoice,
     patientProblems: patientIssues,
     dirty,
     signedOff,
@@ -364,6 +417,7 @@ export function useAssessmentWizard({
     updateForm,
     choosePatient,
     changePatient,
+    chooseUnit,
     markResultsCalculated,
     save,
     signOff,

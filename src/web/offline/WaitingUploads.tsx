@@ -27,7 +27,9 @@ export function entryLabel(entry: OutboxEntry): string {
 /** The wizard's step where a refusal's field is answered; the results (with Save) otherwise. */
 export function stepToFix(field: string | null): number {
   const top = field?.split('.')[0] ?? '';
-  if (['patientId', 'newPatient', 'patientByNumber', 'demographics'].includes(top)) return 1;
+  if (['orgUnitId', 'patientId', 'newPatient', 'patientByNumber', 'demographics'].includes(top)) {
+    return 1;
+  }
   if (top === 'riskFactors') return 2;
   if (top === 'symptoms') return 3;
   if (top === 'management') return 4;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client.ts';
 import { newDraft } from '../assessment/draft.ts';
-import { emptyForm } from '../assessment/form.ts';
+import { assessmentBody, emptyForm } from '../assessment/form.ts';
 import { memoryStore, testKey } from './memoryStore.ts';
 import { seal, unseal, type Sealed } from './outboxCrypto.ts';
 import { queueSave, readOutbox, removeCode, sendOutbox, type QueuedContent } from './outbox.ts';
@@ -66,6 +66,19 @@ describe('outbox', () => {
     });
     expect(sent).toEqual([]);
     expect(await readOutbox(store, a, 'user-a')).toHaveLength(1);
+  });
+
+  it('keeps the unit chosen in step 1, so that a save made offline is sent to it', async () => {
+    const store = memoryStore();
+    const atAlder = save('A-1');
+    atAlder.draft.form = { ...atAlder.draft.form, orgUnitId: 'u-alder' };
+    await queueSave(store, a, 'user-a', atAlder);
+    const sent: unknown[] = [];
+    await sendOutbox(store, a, 'user-a', (content) => {
+      sent.push(assessmentBody(content.draft.form).orgUnitId);
+      return Promise.resolve();
+    });
+    expect(sent).toEqual(['u-alder']);
   });
 
   it("does not open an entry moved under another user's id", async () => {

@@ -25,6 +25,9 @@ export const wizardTexts = {
   asthmaPrerequisiteTitle: 'Prerequisites Required',
   asthmaPrerequisite: 'Cough OR Wheezing must be present for further assessment',
   asymptomaticTitle: 'Asymptomatic Condition',
+  unitMissing: 'Choose the unit where the assessment is done.',
+  unitsUnavailable:
+    'The units could not be loaded. If you work at several, the unit is asked for when this assessment is sent.',
 } as const;
 
 export interface SaveButtonState {

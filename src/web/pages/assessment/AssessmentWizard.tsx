@@ -164,6 +164,8 @@ export function AssessmentWizard({
             <DemographicsStep
               form={wizard.form.demographics}
               parsed={wizard.parsed}
+              unitChoice={wizard.unitChoice}
+              onChooseUnit={wizard.chooseUnit}
               patient={wizard.form.patient}
               patientProblems={wizard.patientProblems}
               canContinue={canOpenStep(facts, 2)}

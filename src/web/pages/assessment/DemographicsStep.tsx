@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { calculateBMI, GENDERS, type Gender } from '../../../engine/index.ts';
 import type { Patient } from '../../../shared/api/patients.ts';
 import { bmiNote } from '../../components/assessment/display.ts';
@@ -13,6 +23,10 @@ import {
   WIZARD_AGE_RANGE,
 } from '../../assessment/form.ts';
 import type { PatientProblems } from '../../assessment/patient.ts';
+import { demographicsFilled } from '../../assessment/steps.ts';
+import { assessmentUnitLabel } from '../../assessment/unitChoice.ts';
+import { wizardTexts } from '../../components/assessment/messages.ts';
+import type { UnitChoice } from '../../hooks/useAssessmentWizard.ts';
 import { PatientField } from './PatientField.tsx';
 
 /** Fields restored with a value show their message at once; empty ones once visited. */
@@ -23,6 +37,49 @@ function initiallyVisited(form: DemographicsForm): Set<DemographicField> {
   if (form.height !== '') visited.add('height');
   if (form.weight !== '') visited.add('weight');
   return visited;
+}
+
+/**
+ * Where the assessment is done, for a user who works at several units; a remembered unit comes
+ * chosen. Nothing is shown when there is one unit, or when none can be offered but that is said.
+ */
+function UnitField({
+  choice,
+  onChoose,
+}: {
+  choice: UnitChoice;
+  onChoose: (orgUnitId: string) => void;
+}) {
+  const [visited, setVisited] = useState(false);
+  if (choice.unavailable) {
+    return (
+      <Text size="sm" c="dimmed">
+        {wizardTexts.unitsUnavailable}
+      </Text>
+    );
+  }
+  if (choice.offered === null) return null;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+      <Select
+        label="Unit"
+        description="Where this assessment is done; a new patient record is registered there too."
+        placeholder="Choose the unit"
+        required
+        searchable
+        allowDeselect={false}
+        nothingFoundMessage="No unit matches"
+        data={choice.offered.map((unit) => ({ value: unit.id, label: assessmentUnitLabel(unit) }))}
+        value={choice.missing ? null : choice.chosenId}
+        onChange={(value) => {
+          if (value !== null) onChoose(value);
+        }}
+        onBlur={() => setVisited(true)}
+        error={visited && choice.missing ? 'Unit is required' : undefined}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </SimpleGrid>
+  );
 }
 
 function BmiDisplay({ parsed }: { parsed: ParsedDemographics }) {
@@ -51,20 +108,24 @@ function BmiDisplay({ parsed }: { parsed: ParsedDemographics }) {
 export function DemographicsStep({
   form,
   parsed,
+  unitChoice,
   patient,
   patientProblems,
   canContinue,
   onChange,
+  onChooseUnit,
   onPatientChange,
   onChoosePatient,
   onContinue,
 }: {
   form: DemographicsForm;
   parsed: ParsedDemographics;
+  unitChoice: UnitChoice;
   patient: PatientForm;
   patientProblems: PatientProblems;
   canContinue: boolean;
   onChange: (form: DemographicsForm) => void;
+  onChooseUnit: (orgUnitId: string) => void;
   onPatientChange: (patient: PatientForm) => void;
   /** A record chosen from the search: it fills the demographics it knows. */
   onChoosePatient: (patient: Patient) => void;
@@ -80,6 +141,7 @@ export function DemographicsStep({
 
   return (
     <Stack gap="lg">
+      <UnitField choice={unitChoice} onChoose={onChooseUnit} />
       <PatientField
         patient={patient}
         problems={patientProblems}
@@ -165,10 +227,15 @@ export function DemographicsStep({
         <Button onClick={onContinue} disabled={!canContinue}>
           Continue to Risk Factors
         </Button>
-        {!canContinue && (
+        {!canContinue && !demographicsFilled(parsed.values) && (
           <Text size="sm" c="dimmed" ta="right">
             Enter an age from {WIZARD_AGE_RANGE.min} to {WIZARD_AGE_RANGE.max}, a gender, a height
             and a weight to continue.
+          </Text>
+        )}
+        {!canContinue && unitChoice.missing && (
+          <Text size="sm" c="dimmed" ta="right">
+            {wizardTexts.unitMissing}
           </Text>
         )}
       </Stack>
