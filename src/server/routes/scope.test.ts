@@ -231,4 +231,25 @@ describe.each(testDatabases())('access by place on $engine', (testDatabase) => {
       { user_id: districtAdmin.userId, detail: `from ${a.unit.id} to ${b.unit.id}` },
     ]);
   });
+
+  it('registers a patient record an update makes where the assessment was done', async () => {
+    const { a, b, districtAdmin } = f;
+    const saved = await call(districtAdmin, 'POST', '/api/assessments', {
+      ...lowRiskBody,
+      orgUnitId: b.unit.id,
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const assessment = saved.json<Assessment>();
+    const updated = await call(
+      districtAdmin,
+      'PUT',
+      `/api/assessments/${assessment.id}`,
+      { ...lowRiskBody, newPatient: { number: 'UPD-1' }, orgUnitId: a.unit.id },
+      atVersion(assessment.version),
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    const patientId = updated.json<Assessment>().patient?.id ?? '';
+    expect((await call(b.nurse, 'GET', `/api/patients/${patientId}`)).statusCode).toBe(200);
+    expect((await call(a.nurse, 'GET', `/api/assessments/${assessment.id}`)).statusCode).toBe(404);
+  });
 });

@@ -394,7 +394,12 @@ export async function updateAssessment(
       if (body.code !== undefined && body.code !== row.assessment_code) {
         throw new AppError(400, 'validation_failed', 'The assessment code cannot change.', 'code');
       }
-      const patientRecord = await patientRecordFor(context, trx, requester, body);
+      // A patient record the update makes is registered where the assessment was done; the
+      // assessment keeps its unit.
+      const patientRecord = await patientRecordFor(context, trx, requester, {
+        ...body,
+        orgUnitId: row.org_unit_id,
+      });
       const updated = await assessmentsRepository.updateAssessmentAtVersion(
         trx,
         id,
