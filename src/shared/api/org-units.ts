@@ -56,3 +56,15 @@ export const orgUnitReferenceSchema = z.object({
   name: z.string(),
 });
 export type OrgUnitReference = z.infer<typeof orgUnitReferenceSchema>;
+
+/**
+ * `?unit=ID` on a read of clinical figures: the server narrows the caller's scope to that unit and
+ * those below it (a unit outside the scope is answered 404, as if it did not exist).
+ */
+export const unitQuerySchema = z
+  .string()
+  .max(100)
+  .optional()
+  .describe(
+    'Narrows the answer to this organisation unit and the units below it, within your scope',
+  );

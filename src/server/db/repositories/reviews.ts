@@ -1,3 +1,4 @@
+import { scopeCondition, type Scope } from '../../auth/scope.ts';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
 import type { AssessmentsTable, DoctorReviewsTable, ResultsTable } from '../schema.ts';
@@ -91,6 +92,7 @@ export const reviewsRepository = {
     engine: DatabaseEngine,
     condition: string,
     range: { from?: string | undefined; to?: string | undefined },
+    scope: Scope,
     limit: number,
   ): Promise<DisagreementRow[]> {
     const yes = sql.raw(engine === 'postgres' ? 'true' : '1');
@@ -114,6 +116,7 @@ export const reviewsRepository = {
           and doctor_reviews.agreed <> ${yes} and doctor_reviews.comments <> ''`,
       )
       .where('assessments.deleted_at', 'is', null)
+      .where(scopeCondition('assessments.org_unit_id', scope))
       .$if(range.from !== undefined, (q) =>
         q.where('assessments.created_local_date', '>=', range.from ?? ''),
       )
