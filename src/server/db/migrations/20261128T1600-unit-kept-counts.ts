@@ -9,6 +9,9 @@ import type { TriageMigration } from './types.ts';
  * district's roll-up then sum the rows of the units they cover instead of counting every results
  * and review row of those units.
  *
+ * Beside them, `assessments_awaiting_review_unit_idx`: the assessments on Awaiting Review by unit,
+ * which a roll-up counts per unit from the index alone.
+ *
  * The counts are computed anew from the stored rows, as 20261125T0400-kept-counts first filled
  * them, with their all-time rows ('*'): each unit's figures are what its assessments give, never
  * assumed. The deltas not yet folded in are dropped with the old tables, since what they stood for
@@ -95,10 +98,19 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     select '*', org_unit_id, condition, rule_status, doctor_status, agreed, sum(n)
     from agreement_counts
     group by org_unit_id, condition, rule_status, doctor_status, agreed`.execute(db);
+
+  // The terms of the Awaiting Review worklist's partial index, word for word (20261125T0300).
+  const awaiting =
+    engine === 'postgres'
+      ? sql`signed_off and not review_locked and deleted_at is null`
+      : sql`signed_off = 1 and review_locked = 0 and deleted_at is null`;
+  await sql`create index assessments_awaiting_review_unit_idx on assessments (org_unit_id)
+    where ${awaiting}`.execute(db);
 }
 
 /** Back to one count per key over every unit: each key's rows and deltas added up. */
 async function down(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+  await sql`drop index assessments_awaiting_review_unit_idx`.execute(db);
   await sql`create table population_counts_folded as
     select local_date, condition, risk_status, sum(n) as n from (
       select local_date, condition, risk_status, n from population_counts

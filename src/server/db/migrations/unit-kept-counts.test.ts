@@ -47,7 +47,7 @@ async function changesInTwoUnits(t: TestApp, units: readonly [string, string]): 
 }
 
 /** Each kept row's unit, once. */
-function unitsOf(rows: readonly string[]): string[] {
+function unitsOf(rows: readonly string[]): (string | undefined)[] {
   return [...new Set(rows.map((row) => /org_unit_id=(\S+)/.exec(row)?.[1]))].sort();
 }
 
