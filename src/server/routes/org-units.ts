@@ -17,7 +17,7 @@ import {
   listOrgUnits,
   updateOrgUnit,
 } from '../services/org-units.ts';
-import { orgUnitSummary } from '../services/unit-summary.ts';
+import { orgUnitSummary, topOrgUnitSummary } from '../services/unit-summary.ts';
 import { etag, ifMatchHeaders, ifMatchVersion, requiredIfMatchVersion } from './if-match.ts';
 import { errorResponses } from './responses.ts';
 
@@ -54,6 +54,24 @@ export function orgUnitRoutes(context: AppContext): FastifyPluginAsyncZod {
         void reply.header('etag', etag(unit.version));
         return unit;
       },
+    );
+
+    // A static path: Fastify's router prefers it to /api/org-units/:id whatever the order.
+    app.get(
+      '/api/org-units/summary',
+      {
+        config: { access: 'orgUnit.summary' },
+        schema: {
+          summary:
+            'The roll-up at the top of your scope: of the one unit nearest the top that you work in, or of each such unit when you work in several branches (unit null)',
+          description:
+            'As GET /api/org-units/{id}/summary, for the unit the District page opens with.',
+          tags,
+          querystring: orgUnitSummaryQuerySchema,
+          response: { 200: orgUnitSummarySchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => topOrgUnitSummary(context, scopeOf(request), request.query),
     );
 
     app.get(

@@ -267,6 +267,26 @@ describe.each(testDatabases())('a unit’s roll-up on $engine', (testDatabase) =
     expect(first.rows.map((row) => row.assessments)).toEqual([2, 1, 0]);
   });
 
+  it('opens at the top of the caller’s scope', async () => {
+    const opening = async (who: Who) => {
+      const response = await call(who, 'GET', '/api/org-units/summary');
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<OrgUnitSummary>();
+    };
+    expect(await opening(manager)).toEqual(await summary(manager, units.D1));
+    expect(await opening(admin)).toEqual(await summary(admin, units.MAIN));
+    // Units in two branches: a row for each, under no unit.
+    const twoFacilities = await signedInAs(t, 'doctor', undefined, undefined, [
+      units.F21,
+      units.F11,
+    ]);
+    const both = await opening(twoFacilities);
+    expect(both.unit).toBeNull();
+    expect(both.rows.map((row) => row.unit.code)).toEqual(['F11', 'F21']);
+    expect(figuresOf(both.rows[0] as OrgUnitSummaryRow)).toEqual(await counted([units.F11]));
+    expect(figuresOf(both.rows[1] as OrgUnitSummaryRow)).toEqual(await counted([units.F21]));
+  });
+
   it('answers a unit outside the scope, or none, as if it did not exist', async () => {
     const facilityDoctor = await signedInAs(t, 'doctor', undefined, undefined, [units.F11]);
     for (const [who, unitId] of [

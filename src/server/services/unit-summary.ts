@@ -77,31 +77,26 @@ function presentRow(
 }
 
 /**
- * A unit's roll-up (issue 36): for each unit directly below it (or the unit alone when none is),
- * the figures of that unit and everything below it. The assessments, risks and agreement of the
- * dates come from the kept counts per unit; the worklists, as they stand now, from indexed counts
- * per unit. Every query is narrowed to the unit's branch within the caller's scope, and a unit
- * outside the scope is answered as if it did not exist.
+ * The rows of a roll-up, in the order given, each the figures of its unit and everything below it
+ * within the scope; with `own`, a last row of that unit's own records, when it holds any. The
+ * assessments, risks and agreement of the dates come from the kept counts per unit; the
+ * worklists, as they stand now, from indexed counts per unit. Every query is narrowed to the
+ * units counted.
  */
-export async function orgUnitSummary(
+async function rollUp(
   context: AppContext,
   scope: Scope,
-  unitId: string,
+  tree: readonly OrgUnitRow[],
+  rowUnits: readonly OrgUnitRow[],
+  own: OrgUnitRow | null,
   query: OrgUnitSummaryQuery,
-): Promise<OrgUnitSummary> {
+): Promise<OrgUnitSummaryRow[]> {
   const { db, engine } = context.database;
-  if (!scopeHolds(scope, unitId)) throw notFound();
-  const tree = await orgUnitsRepository.list(db);
-  const unit = tree.find((row) => row.id === unitId);
-  if (unit === undefined) throw notFound();
   const links = tree.map((row) => ({ id: row.id, parentId: row.parent_id }));
   const hasChildren = new Set(
     links.flatMap((link) => (link.parentId === null ? [] : [link.parentId])),
   );
-
-  // Rows in code order (the tree's list is), each unit of the branch to the row it adds to.
-  const children = tree.filter((row) => row.parent_id === unitId);
-  const rowUnits = children.length > 0 ? children : [unit];
+  // Each unit counted to the row it adds to.
   const tallies = rowUnits.map(() => emptyTally());
   const rowOf = new Map<string, Tally>();
   rowUnits.forEach((row, index) => {
@@ -109,11 +104,9 @@ export async function orgUnitSummary(
       if (scopeHolds(scope, id)) rowOf.set(id, tallies[index] ?? emptyTally());
     }
   });
-  // The unit's own records, when units lie below it: a row of their own, so that the rows add up
-  // to the unit's figures.
-  const own = emptyTally();
-  if (children.length > 0) rowOf.set(unitId, own);
-  const branch: Scope =
+  const ownTally = emptyTally();
+  if (own !== null) rowOf.set(own.id, ownTally);
+  const counted: Scope =
     rowOf.size === tree.length ? everythingScope : { kind: 'units', unitIds: [...rowOf.keys()] };
 
   const range = { from: query.from, to: query.to };
@@ -123,10 +116,10 @@ export async function orgUnitSummary(
   const today = localDate(context.now(), timeZone);
   const before = (days: number) => startOfDay(daysBefore(today, days), timeZone).toISOString();
   const [population, agreement, awaiting, overdue] = await Promise.all([
-    keptCountsRepository.populationCountsByUnit(db, range, branch),
-    keptCountsRepository.agreementCountsByUnit(db, range, branch),
-    unitSummariesRepository.awaitingReview(db, engine, branch),
-    unitSummariesRepository.followUpsOverdue(db, engine, branch, {
+    keptCountsRepository.populationCountsByUnit(db, range, counted),
+    keptCountsRepository.agreementCountsByUnit(db, range, counted),
+    unitSummariesRepository.awaitingReview(db, engine, counted),
+    unitSummariesRepository.followUpsOverdue(db, engine, counted, {
       highBefore: before(followUpDaysHigh),
       moderateBefore: before(followUpDaysModerate),
     }),
@@ -134,14 +127,15 @@ export async function orgUnitSummary(
 
   // Every assessment has one results row per condition (the engine scores each), so the
   // statuses of one condition add up to the assessments.
-  const [counted] = CONDITIONS;
+  const [countedCondition] = CONDITIONS;
   for (const row of population) {
     const tally = rowOf.get(row.org_unit_id);
     if (tally === undefined || !isCondition(row.condition)) continue;
     const n = Number(row.n);
-    if (row.condition === counted) tally.assessments += n;
-    if (row.risk_status === 'TRUE')
+    if (row.condition === countedCondition) tally.assessments += n;
+    if (row.risk_status === 'TRUE') {
       tally.high.set(row.condition, (tally.high.get(row.condition) ?? 0) + n);
+    }
     if (row.risk_status === 'MAYBE') {
       tally.moderate.set(row.condition, (tally.moderate.get(row.condition) ?? 0) + n);
     }
@@ -162,7 +156,38 @@ export async function orgUnitSummary(
   }
 
   const ownHasFigures =
-    own.assessments + own.awaitingReview + own.followUpOverdue + own.decided > 0;
+    ownTally.assessments + ownTally.awaitingReview + ownTally.followUpOverdue + ownTally.decided >
+    0;
+  return [
+    ...rowUnits.map((row, index) =>
+      presentRow(row, tallies[index] ?? emptyTally(), {
+        hasChildren: hasChildren.has(row.id),
+        ownRecordsOnly: false,
+      }),
+    ),
+    ...(own !== null && ownHasFigures
+      ? [presentRow(own, ownTally, { hasChildren: false, ownRecordsOnly: true })]
+      : []),
+  ];
+}
+
+/**
+ * A unit's roll-up (issue 36): for each unit directly below it (or the unit alone when none is),
+ * the figures of that unit and everything below it, and the unit's own records when it holds
+ * any beside them. A unit outside the caller's scope is answered as if it did not exist.
+ */
+export async function orgUnitSummary(
+  context: AppContext,
+  scope: Scope,
+  unitId: string,
+  query: OrgUnitSummaryQuery,
+): Promise<OrgUnitSummary> {
+  if (!scopeHolds(scope, unitId)) throw notFound();
+  const tree = await orgUnitsRepository.list(context.database.db);
+  const unit = tree.find((row) => row.id === unitId);
+  if (unit === undefined) throw notFound();
+  // In code order, as the tree's list is.
+  const children = tree.filter((row) => row.parent_id === unitId);
   return {
     unit: {
       id: unit.id,
@@ -171,16 +196,31 @@ export async function orgUnitSummary(
       parentId:
         unit.parent_id !== null && scopeHolds(scope, unit.parent_id) ? unit.parent_id : null,
     },
-    rows: [
-      ...rowUnits.map((row, index) =>
-        presentRow(row, tallies[index] ?? emptyTally(), {
-          hasChildren: hasChildren.has(row.id),
-          ownRecordsOnly: false,
-        }),
-      ),
-      ...(ownHasFigures
-        ? [presentRow(unit, own, { hasChildren: false, ownRecordsOnly: true })]
-        : []),
-    ],
+    rows:
+      children.length > 0
+        ? await rollUp(context, scope, tree, children, unit, query)
+        : await rollUp(context, scope, tree, [unit], null, query),
   };
+}
+
+/**
+ * The roll-up at the top of the caller's scope: of its one top unit (the unit nearest the top
+ * that the caller works in), or, when the caller works in units of several branches, one row for
+ * each of those units (`unit` null).
+ */
+export async function topOrgUnitSummary(
+  context: AppContext,
+  scope: Scope,
+  query: OrgUnitSummaryQuery,
+): Promise<OrgUnitSummary> {
+  const tree = await orgUnitsRepository.list(context.database.db);
+  const tops = tree.filter(
+    (row) =>
+      scopeHolds(scope, row.id) && (row.parent_id === null || !scopeHolds(scope, row.parent_id)),
+  );
+  const [top] = tops;
+  if (tops.length === 1 && top !== undefined) {
+    return orgUnitSummary(context, scope, top.id, query);
+  }
+  return { unit: null, rows: await rollUp(context, scope, tree, tops, null, query) };
 }

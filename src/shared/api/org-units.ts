@@ -109,10 +109,16 @@ export const orgUnitSummaryRowSchema = z.object({
 export type OrgUnitSummaryRow = z.infer<typeof orgUnitSummaryRowSchema>;
 
 export const orgUnitSummarySchema = z.object({
-  unit: orgUnitReferenceSchema.extend({
-    /** The unit above it, null at the top of what the caller may see. */
-    parentId: z.string().nullable(),
-  }),
+  /**
+   * The unit rolled up; null at the top of a scope of several branches (a caller who works in
+   * units of two districts), whose rows are those units.
+   */
+  unit: orgUnitReferenceSchema
+    .extend({
+      /** The unit above it, null at the top of what the caller may see. */
+      parentId: z.string().nullable(),
+    })
+    .nullable(),
   /**
    * One row per unit directly below it, by code (and the unit's own records, when it holds any);
    * a unit with none below it has one row, for itself.
