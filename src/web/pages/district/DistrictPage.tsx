@@ -11,6 +11,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { CONDITION_DISPLAY_NAMES, CONDITIONS } from '../../../engine/index.ts';
 import type { OrgUnitSummary, OrgUnitSummaryRow } from '../../../shared/api/org-units.ts';
@@ -24,17 +25,28 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { agreementText, districtPath, rowLabel, unitDashboardPath } from './districtDisplay.ts';
 
-/** A condition's High and Moderate counts, each with the status colour the dashboard uses. */
+/**
+ * A condition's High and Moderate counts on one line ('2 · 0'), each in the status colour the
+ * dashboard uses when it is not zero; a screen reader hears each with its name.
+ */
 function RiskCell({ high, moderate }: { high: number; moderate: number }) {
   return (
-    <Stack gap={2}>
-      <Text size="sm" c={high > 0 ? 'red.8' : 'dimmed'}>
-        High {high}
+    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+      <VisuallyHidden>High </VisuallyHidden>
+      <Text span inherit c={high > 0 ? 'red.8' : 'dimmed'} fw={high > 0 ? 600 : undefined}>
+        {high}
       </Text>
-      <Text size="sm" c={moderate > 0 ? 'yellow.9' : 'dimmed'}>
-        Moderate {moderate}
+      <span aria-hidden> · </span>
+      <VisuallyHidden>, Moderate </VisuallyHidden>
+      <Text
+        span
+        inherit
+        c={moderate > 0 ? 'yellow.9' : 'dimmed'}
+        fw={moderate > 0 ? 600 : undefined}
+      >
+        {moderate}
       </Text>
-    </Stack>
+    </Text>
   );
 }
 
@@ -43,7 +55,7 @@ function RollUpTable({ summary, dates }: { summary: OrgUnitSummary; dates: DateR
   const caption = summary.unit === null ? 'Your units' : `Units of ${summary.unit.name}`;
   const drillable = (row: OrgUnitSummaryRow) => row.unit.hasChildren && !row.ownRecordsOnly;
   return (
-    <ScrollableTable label={caption} minWidth={1180}>
+    <ScrollableTable label={caption} minWidth={1100}>
       <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
         <Table.Caption>
           A unit with units below it opens its own roll-up; Dashboard shows the unit's figures.
@@ -55,6 +67,9 @@ function RollUpTable({ summary, dates }: { summary: OrgUnitSummary; dates: DateR
             {CONDITIONS.map((condition) => (
               <Table.Th scope="col" key={condition}>
                 {CONDITION_DISPLAY_NAMES[condition]}
+                <Text size="xs" c="dimmed" fw={400} style={{ whiteSpace: 'nowrap' }}>
+                  High · Moderate
+                </Text>
               </Table.Th>
             ))}
             <Table.Th scope="col">Awaiting review</Table.Th>
@@ -72,7 +87,7 @@ function RollUpTable({ summary, dates }: { summary: OrgUnitSummary; dates: DateR
                 drillable(row) ? () => void navigate(districtPath(row.unit.id, dates)) : undefined
               }
             >
-              <Table.Th scope="row" fw={500}>
+              <Table.Th scope="row" fw={500} style={{ whiteSpace: 'nowrap' }}>
                 {drillable(row) ? (
                   <Anchor
                     component={Link}
