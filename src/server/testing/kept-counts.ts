@@ -71,22 +71,29 @@ export async function fullCounts(
     handle.db,
   );
   return {
-    population: normalised(withAllTime(population.rows)),
-    agreement: normalised(withAllTime(agreement.rows)),
+    population: normalised(withTotals(population.rows)),
+    agreement: normalised(withTotals(agreement.rows)),
   };
 }
 
-/** The rows and, under local_date '*', each key's total over the days (migration kept-count-totals). */
-function withAllTime(rows: Row[]): Row[] {
+/**
+ * The rows with, under local_date '*', each key's total over the days (migration
+ * kept-count-totals) and, under org_unit_id '*', over the units (migration unit-kept-counts).
+ */
+function withTotals(rows: Row[]): Row[] {
   const totals = new Map<string, Row>();
   for (const row of rows) {
-    const key = { ...row, local_date: '*', n: 0 };
-    const id = JSON.stringify(key);
-    const total = totals.get(id) ?? key;
-    total.n = Number(total.n) + Number(row.n);
-    totals.set(id, total);
+    for (const local_date of [row.local_date, '*']) {
+      for (const org_unit_id of [row.org_unit_id, '*']) {
+        const key = { ...row, local_date, org_unit_id, n: 0 };
+        const id = JSON.stringify(key);
+        const total = totals.get(id) ?? key;
+        total.n = Number(total.n) + Number(row.n);
+        totals.set(id, total);
+      }
+    }
   }
-  return [...rows, ...totals.values()];
+  return [...totals.values()];
 }
 
 /** The live count and the worklists' lengths as the server reads them (each row plus deltas). */

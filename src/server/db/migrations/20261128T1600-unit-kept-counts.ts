@@ -12,9 +12,13 @@ import type { TriageMigration } from './types.ts';
  * Beside them, `assessments_awaiting_review_unit_idx`: the assessments on Awaiting Review by unit,
  * which a roll-up counts per unit from the index alone.
  *
+ * Each key also has all-units rows (org_unit_id '*'), the sum over every unit, which a read of
+ * every unit (an `everything` scope) takes: it reads as many rows as before units, however many
+ * units there are, where summing each unit's rows of a year would read hundreds of times more.
+ *
  * The counts are computed anew from the stored rows, as 20261125T0400-kept-counts first filled
- * them, with their all-time rows ('*'): each unit's figures are what its assessments give, never
- * assumed. The deltas not yet folded in are dropped with the old tables, since what they stood for
+ * them, with their all-time rows ('*') and all-units rows: each unit's figures are what its
+ * assessments give, never assumed. The deltas not yet folded in are dropped with the old tables, since what they stood for
  * is in the stored rows the counts are computed from.
  */
 
@@ -90,6 +94,15 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     where d.locked = ${yes} and d.decided = ${yes} and a.deleted_at is null
     group by coalesce(a.created_local_date, ''), a.org_unit_id, d.condition, r.risk_status,
       coalesce(d.doctor_status, ''), case when d.agreed = ${yes} then 1 else 0 end`.execute(db);
+  // All units' rows of each day, then every row's all-time row (of each unit and of all units).
+  await sql`insert into population_counts (local_date, org_unit_id, condition, risk_status, n)
+    select local_date, '*', condition, risk_status, sum(n) from population_counts
+    group by local_date, condition, risk_status`.execute(db);
+  await sql`insert into agreement_counts
+      (local_date, org_unit_id, condition, rule_status, doctor_status, agreed, n)
+    select local_date, '*', condition, rule_status, doctor_status, agreed, sum(n)
+    from agreement_counts
+    group by local_date, condition, rule_status, doctor_status, agreed`.execute(db);
   await sql`insert into population_counts (local_date, org_unit_id, condition, risk_status, n)
     select '*', org_unit_id, condition, risk_status, sum(n) from population_counts
     group by org_unit_id, condition, risk_status`.execute(db);
@@ -108,21 +121,25 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     where ${awaiting}`.execute(db);
 }
 
-/** Back to one count per key over every unit: each key's rows and deltas added up. */
+/** Back to one count per key over every unit: each key's all-units rows and deltas. */
 async function down(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   await sql`drop index assessments_awaiting_review_unit_idx`.execute(db);
   await sql`create table population_counts_folded as
     select local_date, condition, risk_status, sum(n) as n from (
       select local_date, condition, risk_status, n from population_counts
+      where org_unit_id = '*'
       union all
       select local_date, condition, risk_status, n from population_count_deltas
+      where org_unit_id = '*'
     ) kept group by local_date, condition, risk_status`.execute(db);
   await sql`create table agreement_counts_folded as
     select local_date, condition, rule_status, doctor_status, agreed, sum(n) as n from (
       select local_date, condition, rule_status, doctor_status, agreed, n from agreement_counts
+      where org_unit_id = '*'
       union all
       select local_date, condition, rule_status, doctor_status, agreed, n
       from agreement_count_deltas
+      where org_unit_id = '*'
     ) kept group by local_date, condition, rule_status, doctor_status, agreed`.execute(db);
   for (const table of [
     'population_count_deltas',

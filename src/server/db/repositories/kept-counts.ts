@@ -10,7 +10,8 @@ import type { Executor } from './executor.ts';
  * The dashboard's kept counts (migration kept-counts): live assessments per local creation date,
  * unit, condition and risk status, and the decided rows of finalized reviews of live assessments
  * per local date, unit, condition, rules' status, doctor's status and agreement. The unit is the
- * assessment's (migration unit-kept-counts): a scope or a district's roll-up sums its units' rows.
+ * assessment's (migration unit-kept-counts): a scope or a district's roll-up sums its units' rows,
+ * and a read of every unit the all-units rows ('*'), which each change keeps beside its unit's.
  *
  * Kept by the services rather than by triggers. Each change collects what it moves into a
  * KeptCountChanges and inserts it as delta rows (migration kept-count-deltas), which no other
@@ -35,6 +36,24 @@ export interface LocalDateRange {
 export type AgreementCountSum = Omit<AgreementCountsTable, 'n' | 'local_date'> & {
   n: number | string;
 };
+
+/**
+ * The rows of the units within the scope: of every unit, the all-units rows ('*'), which hold the
+ * sum of every unit's, so that a read of everything reads as many rows as before units; of some
+ * units, theirs.
+ */
+function unitCondition(scope: Scope): RawBuilder<SqlBool> {
+  return scope.kind === 'everything'
+    ? sql<SqlBool>`org_unit_id = ${allUnits}`
+    : scopeCondition('org_unit_id', scope);
+}
+
+/** Each unit's own rows within the scope, never the all-units rows: a roll-up adds them up. */
+function eachUnitCondition(scope: Scope): RawBuilder<SqlBool> {
+  return scope.kind === 'everything'
+    ? sql<SqlBool>`org_unit_id <> ${allUnits}`
+    : scopeCondition('org_unit_id', scope);
+}
 
 /** No dates: the all-time rows; otherwise the days of the range, never the all-time rows. */
 function dateCondition(range: LocalDateRange): RawBuilder<SqlBool> {
@@ -73,6 +92,12 @@ const separator = '\u0001';
  */
 export const allTime = '*';
 
+/**
+ * The org_unit_id of each key's all-units rows (migration unit-kept-counts): the sum over every
+ * unit, which a read of every unit takes instead of each unit's rows. No unit has it as an id.
+ */
+export const allUnits = '*';
+
 /** The first date a range can hold: above '*' and '' (assessments without a local date). */
 const earliestDate = '0';
 
@@ -96,16 +121,22 @@ export class KeptCountChanges {
   readonly population = new Map<string, PopulationCountsTable>();
   readonly agreement = new Map<string, AgreementCountsTable>();
 
-  /** Adds to the key's day and to its all-time row. */
+  /** Adds to the key's day and all-time rows, each of its unit and of all units. */
   addPopulation(key: PopulationCountKey, delta: number): void {
-    this.addPopulationRow(key, delta);
-    this.addPopulationRow({ ...key, local_date: allTime }, delta);
+    for (const local_date of [key.local_date, allTime]) {
+      for (const org_unit_id of [key.org_unit_id, allUnits]) {
+        this.addPopulationRow({ ...key, local_date, org_unit_id }, delta);
+      }
+    }
   }
 
-  /** Adds to the key's day and to its all-time row. */
+  /** Adds to the key's day and all-time rows, each of its unit and of all units. */
   addAgreement(key: AgreementCountKey, delta: number): void {
-    this.addAgreementRow(key, delta);
-    this.addAgreementRow({ ...key, local_date: allTime }, delta);
+    for (const local_date of [key.local_date, allTime]) {
+      for (const org_unit_id of [key.org_unit_id, allUnits]) {
+        this.addAgreementRow({ ...key, local_date, org_unit_id }, delta);
+      }
+    }
   }
 
   private addPopulationRow(key: PopulationCountKey, delta: number): void {
@@ -213,10 +244,10 @@ export const keptCountsRepository = {
     const { rows } = await sql<{ condition: string; risk_status: string; n: number | string }>`
       select condition, risk_status, sum(n) as n from (
         select condition, risk_status, n from population_counts
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
         union all
         select condition, risk_status, n from population_count_deltas
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
       ) kept
       group by condition, risk_status`.execute(db);
     return rows;
@@ -231,10 +262,10 @@ export const keptCountsRepository = {
     const { rows } = await sql<UnitPopulationCount>`
       select org_unit_id, condition, risk_status, sum(n) as n from (
         select org_unit_id, condition, risk_status, n from population_counts
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
         union all
         select org_unit_id, condition, risk_status, n from population_count_deltas
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
       ) kept
       group by org_unit_id, condition, risk_status`.execute(db);
     return rows;
@@ -252,10 +283,10 @@ export const keptCountsRepository = {
     const { rows } = await sql<AgreementCountSum>`
       select condition, rule_status, doctor_status, agreed, sum(n) as n from (
         select condition, rule_status, doctor_status, agreed, n from agreement_counts
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
         union all
         select condition, rule_status, doctor_status, agreed, n from agreement_count_deltas
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
       ) kept
       group by condition, rule_status, doctor_status, agreed`.execute(db);
     return rows;
@@ -270,10 +301,10 @@ export const keptCountsRepository = {
     const { rows } = await sql<UnitAgreementCount>`
       select org_unit_id, agreed, sum(n) as n from (
         select org_unit_id, agreed, n from agreement_counts
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
         union all
         select org_unit_id, agreed, n from agreement_count_deltas
-        where ${dateCondition(range)} and ${scopeCondition('org_unit_id', scope)}
+        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
       ) kept
       group by org_unit_id, agreed`.execute(db);
     return rows;
