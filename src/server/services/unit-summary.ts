@@ -106,8 +106,10 @@ async function rollUp(
   });
   const ownTally = emptyTally();
   if (own !== null) rowOf.set(own.id, ownTally);
-  const counted: Scope =
-    rowOf.size === tree.length ? everythingScope : { kind: 'units', unitIds: [...rowOf.keys()] };
+  // The kept counts are read unit by unit (one seek each); the worklists' counts read every unit
+  // with no filter when every unit is counted.
+  const unitIds = [...rowOf.keys()];
+  const counted: Scope = rowOf.size === tree.length ? everythingScope : { kind: 'units', unitIds };
 
   const range = { from: query.from, to: query.to };
   const { timeZone, followUpDaysHigh, followUpDaysModerate } = context.config;
@@ -116,8 +118,8 @@ async function rollUp(
   const today = localDate(context.now(), timeZone);
   const before = (days: number) => startOfDay(daysBefore(today, days), timeZone).toISOString();
   const [population, agreement, awaiting, overdue] = await Promise.all([
-    keptCountsRepository.populationCountsByUnit(db, range, counted),
-    keptCountsRepository.agreementCountsByUnit(db, range, counted),
+    keptCountsRepository.populationCountsByUnit(db, range, unitIds),
+    keptCountsRepository.agreementCountsByUnit(db, range, unitIds),
     unitSummariesRepository.awaitingReview(db, engine, counted),
     unitSummariesRepository.followUpsOverdue(db, engine, counted, {
       highBefore: before(followUpDaysHigh),

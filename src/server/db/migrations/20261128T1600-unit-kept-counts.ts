@@ -55,15 +55,15 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   ]) {
     await sql`drop table if exists ${sql.table(table)}`.execute(db);
   }
-  // The unit before the condition: a unit's all-time rows (a scoped dashboard's opening view) are
-  // one range of the key.
+  // The unit first: a unit's rows of a date range, or its all-time row, are one range of the key,
+  // as are all units' ('*'); a read of some units seeks each, never reading another unit's rows.
   await sql`create table population_counts (
     local_date text not null,
     org_unit_id text not null,
     condition text not null,
     risk_status text not null,
     n bigint not null,
-    primary key (local_date, org_unit_id, condition, risk_status)
+    primary key (org_unit_id, local_date, condition, risk_status)
   )${withoutRowid(engine)}`.execute(db);
   await sql`create table agreement_counts (
     local_date text not null,
@@ -73,7 +73,7 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     doctor_status text not null,
     agreed integer not null check (agreed in (0, 1)),
     n bigint not null,
-    primary key (local_date, org_unit_id, condition, rule_status, doctor_status, agreed)
+    primary key (org_unit_id, local_date, condition, rule_status, doctor_status, agreed)
   )${withoutRowid(engine)}`.execute(db);
   await createUnitKeptCountDeltaTables(db);
 
@@ -202,8 +202,8 @@ export function unitFoldStatements(engine: DatabaseEngine): string[] {
         insert into population_counts (local_date, org_unit_id, condition, risk_status, n)
         select local_date, org_unit_id, condition, risk_status, sum(n) from moved
         group by local_date, org_unit_id, condition, risk_status
-        order by local_date, org_unit_id, condition, risk_status
-        on conflict (local_date, org_unit_id, condition, risk_status)
+        order by org_unit_id, local_date, condition, risk_status
+        on conflict (org_unit_id, local_date, condition, risk_status)
         do update set n = population_counts.n + excluded.n`,
       `with moved as (delete from agreement_count_deltas
           returning local_date, org_unit_id, condition, rule_status, doctor_status, agreed, n)
@@ -212,8 +212,8 @@ export function unitFoldStatements(engine: DatabaseEngine): string[] {
         select local_date, org_unit_id, condition, rule_status, doctor_status, agreed, sum(n)
         from moved
         group by local_date, org_unit_id, condition, rule_status, doctor_status, agreed
-        order by local_date, org_unit_id, condition, rule_status, doctor_status, agreed
-        on conflict (local_date, org_unit_id, condition, rule_status, doctor_status, agreed)
+        order by org_unit_id, local_date, condition, rule_status, doctor_status, agreed
+        on conflict (org_unit_id, local_date, condition, rule_status, doctor_status, agreed)
         do update set n = agreement_counts.n + excluded.n`,
     ];
   }
@@ -221,7 +221,7 @@ export function unitFoldStatements(engine: DatabaseEngine): string[] {
     `insert into population_counts (local_date, org_unit_id, condition, risk_status, n)
       select local_date, org_unit_id, condition, risk_status, sum(n) from population_count_deltas
       group by local_date, org_unit_id, condition, risk_status
-      on conflict (local_date, org_unit_id, condition, risk_status)
+      on conflict (org_unit_id, local_date, condition, risk_status)
       do update set n = population_counts.n + excluded.n`,
     `delete from population_count_deltas`,
     `insert into agreement_counts
@@ -229,7 +229,7 @@ export function unitFoldStatements(engine: DatabaseEngine): string[] {
       select local_date, org_unit_id, condition, rule_status, doctor_status, agreed, sum(n)
       from agreement_count_deltas
       group by local_date, org_unit_id, condition, rule_status, doctor_status, agreed
-      on conflict (local_date, org_unit_id, condition, rule_status, doctor_status, agreed)
+      on conflict (org_unit_id, local_date, condition, rule_status, doctor_status, agreed)
       do update set n = agreement_counts.n + excluded.n`,
     `delete from agreement_count_deltas`,
   ];

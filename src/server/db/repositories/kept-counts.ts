@@ -48,11 +48,11 @@ function unitCondition(scope: Scope): RawBuilder<SqlBool> {
     : scopeCondition('org_unit_id', scope);
 }
 
-/** Each unit's own rows within the scope, never the all-units rows: a roll-up adds them up. */
-function eachUnitCondition(scope: Scope): RawBuilder<SqlBool> {
-  return scope.kind === 'everything'
-    ? sql<SqlBool>`org_unit_id <> ${allUnits}`
-    : scopeCondition('org_unit_id', scope);
+/** The rows of each of the units named (never the all-units rows, which no unit's id is). */
+function unitsCondition(unitIds: readonly string[]): RawBuilder<SqlBool> {
+  return unitIds.length === 0
+    ? sql<SqlBool>`1 = 0`
+    : sql<SqlBool>`org_unit_id in (${sql.join(unitIds)})`;
 }
 
 /** No dates: the all-time rows; otherwise the days of the range, never the all-time rows. */
@@ -253,19 +253,22 @@ export const keptCountsRepository = {
     return rows;
   },
 
-  /** The same per unit: a roll-up adds each unit's figures to its branch of the tree. */
+  /**
+   * The same per unit, for the units named: a roll-up adds each unit's figures to its branch of
+   * the tree. Each unit's rows are one range of the key, so the units are read one seek each.
+   */
   async populationCountsByUnit(
     db: Executor,
     range: LocalDateRange,
-    scope: Scope,
+    unitIds: readonly string[],
   ): Promise<UnitPopulationCount[]> {
     const { rows } = await sql<UnitPopulationCount>`
       select org_unit_id, condition, risk_status, sum(n) as n from (
         select org_unit_id, condition, risk_status, n from population_counts
-        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
         union all
         select org_unit_id, condition, risk_status, n from population_count_deltas
-        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
       ) kept
       group by org_unit_id, condition, risk_status`.execute(db);
     return rows;
@@ -292,19 +295,19 @@ export const keptCountsRepository = {
     return rows;
   },
 
-  /** Decided condition reviews per unit, agreed or not, over every condition. */
+  /** Decided condition reviews per unit named, agreed or not, over every condition. */
   async agreementCountsByUnit(
     db: Executor,
     range: LocalDateRange,
-    scope: Scope,
+    unitIds: readonly string[],
   ): Promise<UnitAgreementCount[]> {
     const { rows } = await sql<UnitAgreementCount>`
       select org_unit_id, agreed, sum(n) as n from (
         select org_unit_id, agreed, n from agreement_counts
-        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
         union all
         select org_unit_id, agreed, n from agreement_count_deltas
-        where ${dateCondition(range)} and ${eachUnitCondition(scope)}
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
       ) kept
       group by org_unit_id, agreed`.execute(db);
     return rows;

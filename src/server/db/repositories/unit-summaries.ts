@@ -15,14 +15,19 @@ export interface UnitCount {
 export const unitSummariesRepository = {
   /**
    * Awaiting Review per unit: signed-off live assessments whose review is not finalized, from the
-   * partial index of them by unit (its terms word for word, as SQLite needs).
+   * partial index of them by unit (its terms word for word, as SQLite needs). SQLite is told the
+   * index: it preferred the history's index of signed-off assessments, and read every one of them
+   * (100 ms at 100,000 assessments against 4).
    */
   async awaitingReview(db: Executor, engine: DatabaseEngine, scope: Scope): Promise<UnitCount[]> {
     const awaiting =
       engine === 'postgres'
         ? sql`signed_off and not review_locked and deleted_at is null`
         : sql`signed_off = 1 and review_locked = 0 and deleted_at is null`;
+    const indexed =
+      engine === 'sqlite' ? sql`indexed by assessments_awaiting_review_unit_idx` : sql``;
     const { rows } = await sql<UnitCount>`select org_unit_id, count(*) as n from assessments
+      ${indexed}
       where ${awaiting} and ${scopeCondition('org_unit_id', scope)}
       group by org_unit_id`.execute(db);
     return rows;
