@@ -57,9 +57,6 @@ function RollUpTable({ summary, dates }: { summary: OrgUnitSummary; dates: DateR
   return (
     <ScrollableTable label={caption} minWidth={1100}>
       <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
-        <Table.Caption>
-          A unit with units below it opens its own roll-up; Dashboard shows the unit's figures.
-        </Table.Caption>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Unit</Table.Th>
@@ -178,7 +175,8 @@ export function DistrictPage() {
         <Text size="sm" c="dimmed">
           Each row counts its unit and every unit below it: live assessments made in the dates, how
           many are at High and Moderate per condition, and the share of reviewed conditions the
-          doctor agreed with. Awaiting review and overdue follow-ups are as they stand today.
+          doctor agreed with. Awaiting review and overdue follow-ups are as they stand today. A unit
+          with units below it opens their roll-up; Dashboard opens the unit's own dashboard.
         </Text>
         {data?.unit?.parentId != null && (
           <Group>
