@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Page } from '@playwright/test';
-import { adminPassword, adminUsername, signIn } from './fixtures.ts';
+import { adminPassword, adminUsername, signIn, signOut } from './fixtures.ts';
 import { startOwnServer, type OwnServer } from './own-server.ts';
 import { expect, test } from './page-checks.ts';
 
@@ -70,7 +70,7 @@ async function saveAs(page: Page, username: string, bodies: object[]) {
   }
 }
 
-test('a district manager opens the roll-up, follows a facility, and sees only its figures', async ({
+test('a district manager follows a facility from the roll-up to its figures; the top drills down', async ({
   page,
 }) => {
   // A district with two facilities, and a second district; saves in each facility.
@@ -128,4 +128,23 @@ test('a district manager opens the roll-up, follows a facility, and sees only it
   await page.getByRole('link', { name: 'Show all my units' }).click();
   await expect(page.getByText('Showing Riverside clinic (RIVER)')).toBeHidden();
   await expect(overview).toContainText('for the 4 assessments in the current search and dates');
+
+  // The administrator's roll-up opens at the top: a district drills down to its facilities, by
+  // keyboard, and the way up leads back.
+  await signOut(page);
+  await signIn(page, adminUsername, adminPassword);
+  await page.goto(`${server.url}/district`);
+  await expect(page.getByText('Main clinic (MAIN)', { exact: true })).toBeVisible();
+  const top = page.getByRole('region', { name: 'Units of Main clinic' });
+  const southRow = top
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: /South district/ }) });
+  await expect(southRow.getByRole('cell').first()).toHaveText('4');
+  await top.getByRole('link', { name: 'Roll-up of North district (NORTH)' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/district/${north.id}$`));
+  await expect(page.getByRole('region', { name: 'Units of North district' })).toBeVisible();
+  await page.getByRole('link', { name: 'Up one level' }).click();
+  await expect(page).toHaveURL(new RegExp(`/district/${main.id}$`));
+  await expect(top).toBeVisible();
 });
