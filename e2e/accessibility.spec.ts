@@ -92,6 +92,7 @@ function pagesOf(seeded: Seeded): Array<{ path: string; name: string; labelsFit:
     { path: '/assessments/new', name: 'new-assessment', labelsFit: false },
     { path: '/worklists/review', name: 'awaiting-review', labelsFit: true },
     { path: '/worklists/follow-up', name: 'follow-up', labelsFit: true },
+    { path: '/district', name: 'district', labelsFit: true },
     { path: '/guidelines', name: 'guidelines', labelsFit: false },
     { path: '/admin/users', name: 'users', labelsFit: false },
     { path: '/admin/audit', name: 'audit', labelsFit: true },

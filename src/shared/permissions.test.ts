@@ -121,6 +121,11 @@ const decisionsTable: ReadonlyArray<[string, Action[], Record<Role, boolean>]> =
     { nurse: true, doctor: true, admin: true, manager: true },
   ],
   [
+    "a unit's roll-up (the District page)",
+    ['orgUnit.summary'],
+    { nurse: false, doctor: true, admin: true, manager: true },
+  ],
+  [
     'make, change and close organisation units',
     ['orgUnit.manage'],
     { nurse: false, doctor: false, admin: true, manager: false },

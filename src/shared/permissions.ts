@@ -54,6 +54,11 @@ export const permissions = {
   'users.manage': ['admin'],
   /** Reading the tree of organisation units (issue 36). */
   'orgUnit.view': ['nurse', 'doctor', 'admin', 'manager'],
+  /**
+   * A unit's roll-up: per unit below it the assessments, risks, worklists and agreement, over
+   * the units within the caller's scope.
+   */
+  'orgUnit.summary': ['doctor', 'admin', 'manager'],
   /** Making, changing and closing organisation units. */
   'orgUnit.manage': ['admin'],
   'audit.read': ['admin', 'manager'],

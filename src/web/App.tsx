@@ -35,6 +35,7 @@ const views = {
     path: 'worklists/follow-up',
     load: () => import('./pages/worklists/FollowUpPage.tsx'),
   },
+  district: { path: 'district/:id?', load: () => import('./pages/district/DistrictPage.tsx') },
   guidelines: { path: 'guidelines', load: () => import('./pages/guidelines/GuidelinesPage.tsx') },
   secondFactor: {
     path: 'account/second-factor',
@@ -66,6 +67,9 @@ const ReviewWorklistPage = lazy(() =>
 );
 const FollowUpPage = lazy(() =>
   views.followUp.load().then((module) => ({ default: module.FollowUpPage })),
+);
+const DistrictPage = lazy(() =>
+  views.district.load().then((module) => ({ default: module.DistrictPage })),
 );
 const GuidelinesPage = lazy(() =>
   views.guidelines.load().then((module) => ({ default: module.GuidelinesPage })),
@@ -175,6 +179,14 @@ export function App() {
               element={
                 <RequirePermission action="worklist.followUp">
                   <FollowUpPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path={views.district.path}
+              element={
+                <RequirePermission action="orgUnit.summary">
+                  <DistrictPage />
                 </RequirePermission>
               }
             />

@@ -254,6 +254,8 @@ export interface AssessmentDatesTable {
 /** Live assessments per local creation date, condition and risk status (migration kept-counts). */
 export interface PopulationCountsTable {
   local_date: string;
+  /** The unit of the assessments counted (migration unit-kept-counts). */
+  org_unit_id: string;
   condition: string;
   risk_status: string;
   n: number;
@@ -266,6 +268,8 @@ export interface PopulationCountsTable {
  */
 export interface AgreementCountsTable {
   local_date: string;
+  /** The unit of the assessments reviewed (migration unit-kept-counts). */
+  org_unit_id: string;
   condition: string;
   rule_status: string;
   doctor_status: string;

@@ -13,6 +13,7 @@ import {
   keptTotals,
   pendingDeltas,
 } from '../testing/kept-counts.ts';
+import { madeUnit } from '../testing/org-units.ts';
 import { signedInAs } from '../testing/users.ts';
 
 const hour = 3_600_000;
@@ -47,11 +48,26 @@ function randomBody(random: () => number): AssessmentBody {
 describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
   let t: TestApp;
   let admin: { cookie: string };
+  /** Two units under MAIN, where the assessments are made: the counts are kept per unit. */
+  let units: string[];
+  /** Who saves new assessments, one in each unit (signed in anew each day). */
+  let savers: { cookie: string }[];
+  const signInSavers = async () => {
+    savers = await Promise.all(
+      units.map((unitId) => signedInAs(t, 'nurse', undefined, undefined, [unitId])),
+    );
+  };
 
   beforeAll(async () => {
     t = await openTestApp(testDatabase, { TRIAGE_TIME_ZONE: 'Africa/Johannesburg' });
     admin = await signedInAs(t, 'admin');
+    units = [(await madeUnit(t, admin, 'WEST')).id, (await madeUnit(t, admin, 'EAST')).id];
+    await signInSavers();
   });
+
+  /** Each unit the kept rows name, once. */
+  const unitsCounted = (rows: readonly string[]) =>
+    [...new Set(rows.map((row) => /org_unit_id=(\S+)/.exec(row)?.[1]))].sort();
   afterAll(async () => {
     await t.close();
   });
@@ -66,12 +82,13 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
       url: string,
       version?: number,
       payload?: unknown,
+      who: { cookie: string } = admin,
     ) => {
       const response = await t.app.inject({
         method,
         url,
         headers: {
-          cookie: admin.cookie,
+          cookie: who.cookie,
           ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
         },
         ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
@@ -87,7 +104,13 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
 
     const operations = {
       async create() {
-        const response = await inject('POST', '/api/assessments', undefined, randomBody(random));
+        const response = await inject(
+          'POST',
+          '/api/assessments',
+          undefined,
+          randomBody(random),
+          pick(savers),
+        );
         expect(response.statusCode, response.body).toBe(201);
         ids.push(response.json<Assessment>().id);
       },
@@ -123,6 +146,7 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
         // Another day in the clinic (and a new session, the last one having timed out).
         t.advance(20 * hour);
         admin = await signedInAs(t, 'admin');
+        await signInSavers();
       }
       // Several changes at once, often of the same assessment, with the versions read before.
       const chosen = Array.from({ length: 8 }, () => pick(ids));
@@ -165,6 +189,8 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
     );
     expect(kept.population.length).toBeGreaterThan(10);
     expect(kept.agreement.length).toBeGreaterThan(3);
+    expect(unitsCounted(kept.population)).toEqual(['*', ...units].sort());
+    expect(unitsCounted(kept.agreement)).toEqual(['*', ...units].sort());
   });
   it('stay equal to a full count when deletes race review locks and updates of the same assessments', async () => {
     const random = seededRandom(7);
@@ -187,7 +213,12 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
     // timing: the races go on (up to 48) until each has won at least once.
     const won = [0, 0, 0];
     for (let i = 0; i < 48 && (i < 12 || !won.every((count) => count > 0)); i++) {
-      const created = await send('POST', '/api/assessments', undefined, randomBody(random));
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/assessments',
+        headers: { cookie: (savers[i % 2] ?? admin).cookie },
+        payload: randomBody(random),
+      });
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json<Assessment>().id;
       const lock = {
@@ -229,7 +260,9 @@ describe.each(testDatabases())('the kept counts on $engine', (testDatabase) => {
       won.every((count) => count > 0),
       String(won),
     ).toBe(true);
-    expect(await keptCounts(t.database)).toEqual(await fullCounts(t.database));
+    const kept = await keptCounts(t.database);
+    expect(kept).toEqual(await fullCounts(t.database));
+    expect(unitsCounted(kept.population)).toEqual(['*', ...units].sort());
     expect(await keptTotals(t.database)).toEqual(await countedTotals(t.database));
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import type { User } from '../../shared/api/users.ts';
+import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { atVersion, requestsAs, type Method, type Requests } from '../testing/requests.ts';
@@ -53,6 +54,7 @@ describe.each(testDatabases())('a manager on $engine', (testDatabase) => {
   });
 
   it('reads what a doctor reads, and the audit trail', async () => {
+    const mainUnitId = (await orgUnitsRepository.findMain(t.database.db))?.id ?? '';
     const reads = [
       '/api/assessments',
       `/api/assessments/${assessment.id}`,
@@ -74,6 +76,7 @@ describe.each(testDatabases())('a manager on $engine', (testDatabase) => {
       '/api/audit',
       '/api/rule-sets',
       '/api/org-units',
+      `/api/org-units/${mainUnitId}/summary`,
     ];
     for (const url of reads) {
       const response = await call(manager, 'GET', url);

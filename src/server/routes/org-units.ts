@@ -3,6 +3,8 @@ import {
   createOrgUnitBodySchema,
   orgUnitParamsSchema,
   orgUnitSchema,
+  orgUnitSummaryQuerySchema,
+  orgUnitSummarySchema,
   orgUnitTreeSchema,
   updateOrgUnitBodySchema,
 } from '../../shared/api/org-units.ts';
@@ -15,6 +17,7 @@ import {
   listOrgUnits,
   updateOrgUnit,
 } from '../services/org-units.ts';
+import { orgUnitSummary, topOrgUnitSummary } from '../services/unit-summary.ts';
 import { etag, ifMatchHeaders, ifMatchVersion, requiredIfMatchVersion } from './if-match.ts';
 import { errorResponses } from './responses.ts';
 
@@ -51,6 +54,43 @@ export function orgUnitRoutes(context: AppContext): FastifyPluginAsyncZod {
         void reply.header('etag', etag(unit.version));
         return unit;
       },
+    );
+
+    // A static path: Fastify's router prefers it to /api/org-units/:id whatever the order.
+    app.get(
+      '/api/org-units/summary',
+      {
+        config: { access: 'orgUnit.summary' },
+        schema: {
+          summary:
+            'The roll-up at the top of your scope: of the one unit nearest the top that you work in, or of each such unit when you work in several branches (unit null)',
+          description:
+            'As GET /api/org-units/{id}/summary, for the unit the District page opens with.',
+          tags,
+          querystring: orgUnitSummaryQuerySchema,
+          response: { 200: orgUnitSummarySchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => topOrgUnitSummary(context, scopeOf(request), request.query),
+    );
+
+    app.get(
+      '/api/org-units/:id/summary',
+      {
+        config: { access: 'orgUnit.summary' },
+        schema: {
+          summary:
+            "A unit's roll-up: per unit directly below it, the live assessments, High and Moderate per condition, Awaiting Review, overdue follow-ups and the share of agreed reviews",
+          description:
+            "from and to keep the assessments made on those days in the clinic's zone, as the dashboard does; Awaiting Review and overdue follow-ups are as they stand now. Only units within your scope are counted; a unit outside it is answered 404 as if it did not exist.",
+          tags,
+          params: orgUnitParamsSchema,
+          querystring: orgUnitSummaryQuerySchema,
+          response: { 200: orgUnitSummarySchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) =>
+        orgUnitSummary(context, scopeOf(request), request.params.id, request.query),
     );
 
     app.post(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '../../shared/api/errors.ts';
 import { populationQuerySchema, populationSchema } from '../../shared/api/population.ts';
+import { scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { populationCounts } from '../services/population.ts';
 
@@ -13,7 +14,7 @@ export function populationRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'assessment.list' },
         schema: {
           summary:
-            'Risk statuses per condition over the live assessments matching the history filter',
+            'Risk statuses per condition over the live assessments within your scope matching the history filter',
           tags: ['assessments'],
           querystring: populationQuerySchema,
           response: {
@@ -21,10 +22,11 @@ export function populationRoutes(context: AppContext): FastifyPluginAsyncZod {
             400: errorEnvelopeSchema,
             401: errorEnvelopeSchema,
             403: errorEnvelopeSchema,
+            404: errorEnvelopeSchema,
           },
         },
       },
-      async (request) => populationCounts(context, request.query),
+      async (request) => populationCounts(context, scopeOf(request), request.query),
     );
   };
 }

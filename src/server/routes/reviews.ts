@@ -8,7 +8,7 @@ import {
   reviewLockBodySchema,
   reviewSchema,
 } from '../../shared/api/reviews.ts';
-import { requesterOf } from '../auth/guard.ts';
+import { requesterOf, scopeOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import {
   agreementCsv,
@@ -83,7 +83,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary:
             "How the rules measure against the doctors: per condition the reviews, the share agreed, Cohen's kappa, the matrix of the rules' status against the doctor's, and the latest disagreement comments",
           description:
-            "Counts the decided conditions of finalized reviews of assessments that are not deleted; a condition the doctor left untouched is not counted. from and to keep the assessments made on those days in the clinic's zone, as the population panel does.",
+            "Counts the decided conditions of finalized reviews of assessments that are not deleted, in the units within your scope; a condition the doctor left untouched is not counted. from and to keep the assessments made on those days in the clinic's zone, as the population panel does.",
           tags,
           querystring: agreementQuerySchema,
           response: {
@@ -91,10 +91,11 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
             400: errors[400],
             401: errors[401],
             403: errors[403],
+            404: errors[404],
           },
         },
       },
-      async (request) => getAgreementSummary(context, request.query),
+      async (request) => getAgreementSummary(context, scopeOf(request), request.query),
     );
 
     app.get(
@@ -111,6 +112,7 @@ export function reviewRoutes(context: AppContext): FastifyPluginAsyncZod {
             400: errors[400],
             401: errors[401],
             403: errors[403],
+            404: errors[404],
           },
         },
       },

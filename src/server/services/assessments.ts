@@ -307,7 +307,12 @@ export async function createAssessment(
       const counts = new KeptCountChanges();
       for (const row of rows.results) {
         counts.addPopulation(
-          { local_date: createdLocalDate, condition: row.condition, risk_status: row.risk_status },
+          {
+            local_date: createdLocalDate,
+            org_unit_id: orgUnitId,
+            condition: row.condition,
+            risk_status: row.risk_status,
+          },
           1,
         );
       }

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { everythingScope } from '../auth/scope.ts';
 import { CONDITIONS, RISK_STATUSES, type Condition, type RiskStatus } from '../../engine/index.ts';
 import type {
   Population,
   populationQuerySchema,
   StatusCounts,
 } from '../../shared/api/population.ts';
+import type { Scope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import {
   filteredAssessments,
@@ -26,21 +26,22 @@ interface CountRow {
 }
 
 /**
- * The results rows of the matching assessments, counted by condition and status. The matches are
- * an `in` subquery rather than a join: SQLite then walks the matching assessments and seeks
- * their results, instead of visiting every results row and looking its assessment up.
+ * The results rows of the matching assessments within the scope, counted by condition and status.
+ * The matches are an `in` subquery rather than a join: SQLite then walks the matching assessments
+ * and seeks their results, instead of visiting every results row and looking its assessment up.
  */
 function filteredCounts(
   db: Executor,
   engine: DatabaseEngine,
   filter: AssessmentFilter,
+  scope: Scope,
 ): Promise<CountRow[]> {
   return db
     .selectFrom('results')
     .where(
       'results.assessment_id',
       'in',
-      filteredAssessments(db, engine, everythingScope, filter).select('assessments.id'),
+      filteredAssessments(db, engine, scope, filter).select('assessments.id'),
     )
     .select((eb) => ['results.condition', 'results.risk_status', eb.fn.countAll<number>().as('n')])
     .groupBy(['results.condition', 'results.risk_status'])
@@ -56,11 +57,12 @@ function zeroCounts(): StatusCounts {
 }
 
 /**
- * For the live assessments that match the history's search and dates: how many have each risk
- * status, per condition, over every match rather than the loaded page.
+ * For the live assessments within the scope that match the history's search and dates: how many
+ * have each risk status, per condition, over every match rather than the loaded page.
  */
 export async function populationCounts(
   context: AppContext,
+  scope: Scope,
   query: PopulationQuery,
 ): Promise<Population> {
   const { db, engine } = context.database;
@@ -68,8 +70,8 @@ export async function populationCounts(
   // Whole days only (or none): the counts the database keeps, summed over the days. A search
   // narrows by what those counts do not record, so it counts the matching assessments.
   const rows = isUnfiltered({ ...filter, fromIso: undefined, toIso: undefined })
-    ? await keptCountsRepository.populationCounts(db, { from: query.from, to: query.to })
-    : await filteredCounts(db, engine, filter);
+    ? await keptCountsRepository.populationCounts(db, { from: query.from, to: query.to }, scope)
+    : await filteredCounts(db, engine, filter, scope);
 
   const counts = new Map<Condition, StatusCounts>(
     CONDITIONS.map((condition) => [condition, zeroCounts()]),

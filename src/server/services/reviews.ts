@@ -16,6 +16,7 @@ import {
   reviewLockedMessage,
 } from '../../shared/api/reviews.ts';
 import { can } from '../auth/policy.ts';
+import type { Scope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import { KeptCountChanges, keptCountsRepository } from '../db/repositories/kept-counts.ts';
 import { reviewsRepository } from '../db/repositories/reviews.ts';
@@ -138,23 +139,26 @@ export function lockReview(
 type AgreementQuery = z.output<typeof agreementQuerySchema>;
 
 /**
- * How the rules measure against the doctors, per condition, from the kept counts (a date range
- * sums a few hundred rows) and the latest disagreement comments.
+ * How the rules measure against the doctors in the units within the scope, per condition, from
+ * the kept counts (a date range sums a few hundred rows a unit) and the latest disagreement
+ * comments.
  */
 export async function getAgreementSummary(
   context: AppContext,
+  scope: Scope,
   query: AgreementQuery,
 ): Promise<AgreementSummary> {
   const { db, engine } = context.database;
   const range = { from: query.from, to: query.to };
   const [counts, ...comments] = await Promise.all([
-    keptCountsRepository.agreementCounts(db, range),
+    keptCountsRepository.agreementCounts(db, range, scope),
     ...CONDITIONS.map((condition) =>
       reviewsRepository.latestDisagreements(
         db,
         engine,
         condition,
         range,
+        scope,
         latestCommentsPerCondition,
       ),
     ),
@@ -187,7 +191,7 @@ export async function agreementCsv(
   requester: Requester,
   query: AgreementQuery,
 ): Promise<string> {
-  const summary = await getAgreementSummary(context, query);
+  const summary = await getAgreementSummary(context, requester.scope, query);
   await recordAudit(context.database.db, {
     at: context.now(),
     actor: requester.user,

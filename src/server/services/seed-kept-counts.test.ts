@@ -12,11 +12,23 @@ describe.each(testDatabases())('the seed on $engine', (testDatabase) => {
       const { userId } = await signedInAs(t, 'doctor', 'seeder', 'Seeder');
       const user = { id: userId, displayName: 'Seeder' };
       await seedAssessments(t.context, { assessments: 500, seed: 7, batchSize: 120, user });
-      // A second seed adds to what is there.
-      await seedAssessments(t.context, { assessments: 200, seed: 8, batchSize: 200, user });
+      // A second seed adds to what is there, spread over facilities: kept per unit.
+      await seedAssessments(t.context, {
+        assessments: 200,
+        patients: 80,
+        units: 4,
+        seed: 8,
+        batchSize: 200,
+        user,
+      });
       const kept = await keptCounts(t.database);
       expect(kept).toEqual(await fullCounts(t.database));
       expect(kept.agreement.length).toBeGreaterThan(6);
+      const unitsCounted = new Set(
+        kept.population.map((row) => /org_unit_id=(\S+)/.exec(row)?.[1]),
+      );
+      // MAIN, where the first seed went, facilities and all units ('*').
+      expect(unitsCounted.size).toBeGreaterThan(3);
     } finally {
       await t.close();
     }

@@ -202,29 +202,42 @@ function emptyRows(): Rows {
  */
 function keptCountsOf(rows: Rows): KeptCountChanges {
   const counts = new KeptCountChanges();
-  const liveDates = new Map<string, string>();
+  const live = new Map<string, { localDate: string; unitId: string }>();
   for (const assessment of rows.assessments) {
+    // Every seeded assessment names its unit (seedAssessments); the type admits none for the
+    // migration tests' rows alone.
+    if (assessment.org_unit_id === undefined) throw new Error('A seeded assessment has no unit');
     if (assessment.deleted_at == null) {
-      liveDates.set(assessment.id, assessment.created_local_date ?? '');
+      live.set(assessment.id, {
+        localDate: assessment.created_local_date ?? '',
+        unitId: assessment.org_unit_id,
+      });
     }
   }
   const ruleStatus = new Map<string, string>();
   for (const result of rows.results) {
-    const localDate = liveDates.get(result.assessment_id);
-    if (localDate === undefined) continue;
+    const assessment = live.get(result.assessment_id);
+    if (assessment === undefined) continue;
     ruleStatus.set(`${result.assessment_id} ${result.condition}`, result.risk_status);
     counts.addPopulation(
-      { local_date: localDate, condition: result.condition, risk_status: result.risk_status },
+      {
+        local_date: assessment.localDate,
+        org_unit_id: assessment.unitId,
+        condition: result.condition,
+        risk_status: result.risk_status,
+      },
       1,
     );
   }
   for (const review of rows.doctor_reviews) {
     if (review.locked !== true || review.decided !== true) continue;
     const status = ruleStatus.get(`${review.assessment_id} ${review.condition}`);
-    if (status === undefined) continue;
+    const assessment = live.get(review.assessment_id);
+    if (status === undefined || assessment === undefined) continue;
     counts.addAgreement(
       agreementCountKey(
-        liveDates.get(review.assessment_id) ?? '',
+        assessment.localDate,
+        assessment.unitId,
         { ...review, doctor_status: review.doctor_status ?? null },
         status,
       ),

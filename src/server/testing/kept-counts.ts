@@ -19,28 +19,31 @@ function normalised(rows: Row[]): string[] {
 }
 
 /**
- * The kept counts (migration kept-counts) as sorted text rows, rows of zero left out: each row
- * plus its deltas not yet folded in (migration kept-count-deltas).
+ * The kept counts (migration kept-counts) per unit (migration unit-kept-counts) as sorted text
+ * rows, rows of zero left out: each row plus its deltas not yet folded in (migration
+ * kept-count-deltas).
  */
 export async function keptCounts(
   handle: DatabaseHandle,
 ): Promise<{ population: string[]; agreement: string[] }> {
-  const population = await sql<Row>`select local_date, condition, risk_status, sum(n) as n
+  const population = await sql<Row>`select local_date, org_unit_id, condition, risk_status,
+      sum(n) as n
     from (
-      select local_date, condition, risk_status, n from population_counts
+      select local_date, org_unit_id, condition, risk_status, n from population_counts
       union all
-      select local_date, condition, risk_status, n from population_count_deltas
+      select local_date, org_unit_id, condition, risk_status, n from population_count_deltas
     ) kept
-    group by local_date, condition, risk_status having sum(n) <> 0`.execute(handle.db);
-  const agreement = await sql<Row>`select local_date, condition, rule_status, doctor_status,
-      agreed, sum(n) as n
+    group by local_date, org_unit_id, condition, risk_status having sum(n) <> 0`.execute(handle.db);
+  const agreement = await sql<Row>`select local_date, org_unit_id, condition, rule_status,
+      doctor_status, agreed, sum(n) as n
     from (
-      select local_date, condition, rule_status, doctor_status, agreed, n from agreement_counts
+      select local_date, org_unit_id, condition, rule_status, doctor_status, agreed, n
+      from agreement_counts
       union all
-      select local_date, condition, rule_status, doctor_status, agreed, n
+      select local_date, org_unit_id, condition, rule_status, doctor_status, agreed, n
       from agreement_count_deltas
     ) kept
-    group by local_date, condition, rule_status, doctor_status, agreed
+    group by local_date, org_unit_id, condition, rule_status, doctor_status, agreed
     having sum(n) <> 0`.execute(handle.db);
   return { population: normalised(population.rows), agreement: normalised(agreement.rows) };
 }
@@ -51,38 +54,47 @@ export async function fullCounts(
 ): Promise<{ population: string[]; agreement: string[] }> {
   const yes = sql.raw(handle.engine === 'postgres' ? 'true' : '1');
   const population = await sql<Row>`select coalesce(a.created_local_date, '') as local_date,
-      r.condition, r.risk_status, count(*) as n
+      a.org_unit_id, r.condition, r.risk_status, count(*) as n
     from results r join assessments a on a.id = r.assessment_id
     where a.deleted_at is null
-    group by coalesce(a.created_local_date, ''), r.condition, r.risk_status`.execute(handle.db);
+    group by coalesce(a.created_local_date, ''), a.org_unit_id, r.condition,
+      r.risk_status`.execute(handle.db);
   const agreement = await sql<Row>`select coalesce(a.created_local_date, '') as local_date,
-      d.condition, r.risk_status as rule_status, coalesce(d.doctor_status, '') as doctor_status,
+      a.org_unit_id, d.condition, r.risk_status as rule_status,
+      coalesce(d.doctor_status, '') as doctor_status,
       case when d.agreed = ${yes} then 1 else 0 end as agreed, count(*) as n
     from doctor_reviews d
     join assessments a on a.id = d.assessment_id
     join results r on r.assessment_id = d.assessment_id and r.condition = d.condition
     where d.locked = ${yes} and d.decided = ${yes} and a.deleted_at is null
-    group by coalesce(a.created_local_date, ''), d.condition, r.risk_status,
+    group by coalesce(a.created_local_date, ''), a.org_unit_id, d.condition, r.risk_status,
       coalesce(d.doctor_status, ''), case when d.agreed = ${yes} then 1 else 0 end`.execute(
     handle.db,
   );
   return {
-    population: normalised(withAllTime(population.rows)),
-    agreement: normalised(withAllTime(agreement.rows)),
+    population: normalised(withTotals(population.rows)),
+    agreement: normalised(withTotals(agreement.rows)),
   };
 }
 
-/** The rows and, under local_date '*', each key's total over the days (migration kept-count-totals). */
-function withAllTime(rows: Row[]): Row[] {
+/**
+ * The rows with, under local_date '*', each key's total over the days (migration
+ * kept-count-totals) and, under org_unit_id '*', over the units (migration unit-kept-counts).
+ */
+function withTotals(rows: Row[]): Row[] {
   const totals = new Map<string, Row>();
   for (const row of rows) {
-    const key = { ...row, local_date: '*', n: 0 };
-    const id = JSON.stringify(key);
-    const total = totals.get(id) ?? key;
-    total.n = Number(total.n) + Number(row.n);
-    totals.set(id, total);
+    for (const local_date of [row.local_date, '*']) {
+      for (const org_unit_id of [row.org_unit_id, '*']) {
+        const key = { ...row, local_date, org_unit_id, n: 0 };
+        const id = JSON.stringify(key);
+        const total = totals.get(id) ?? key;
+        total.n = Number(total.n) + Number(row.n);
+        totals.set(id, total);
+      }
+    }
   }
-  return [...rows, ...totals.values()];
+  return [...totals.values()];
 }
 
 /** The live count and the worklists' lengths as the server reads them (each row plus deltas). */

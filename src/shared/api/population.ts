@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { CONDITIONS } from '../../engine/index.ts';
 import { assessmentListQuerySchema } from './assessment-list.ts';
+import { unitQuerySchema } from './org-units.ts';
 
 /** The population panel counts the assessments the history shows: same search, same dates. */
-export const populationQuerySchema = assessmentListQuerySchema.pick({
-  q: true,
-  from: true,
-  to: true,
-});
+export const populationQuerySchema = assessmentListQuerySchema
+  .pick({ q: true, from: true, to: true })
+  .extend({ unit: unitQuerySchema });
 export type PopulationQuery = z.input<typeof populationQuerySchema>;
 
 const count = z.number().int().min(0);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONDITIONS, RISK_STATUSES, type Condition } from '../../engine/index.ts';
 import { assessmentListQuerySchema } from './assessment-list.ts';
+import { unitQuerySchema } from './org-units.ts';
 
 export const reviewCommentsMaxLength = 10_000;
 
@@ -124,7 +125,9 @@ export function completeReviews(
 }
 
 /** The Doctor Agreement's dates: whole days in the clinic's zone, as the population panel's. */
-export const agreementQuerySchema = assessmentListQuerySchema.pick({ from: true, to: true });
+export const agreementQuerySchema = assessmentListQuerySchema
+  .pick({ from: true, to: true })
+  .extend({ unit: unitQuerySchema });
 export type AgreementQuery = z.input<typeof agreementQuerySchema>;
 
 /** The rows (the rules' status) and columns (the doctor's) of the agreement matrix, in order. */

@@ -2,11 +2,15 @@ import { assessmentListSchema, type AssessmentList } from '../../shared/api/asse
 import { populationSchema, type Population } from '../../shared/api/population.ts';
 import { apiRequest, ifMatch } from './client.ts';
 
-/** What narrows the history: the search words and whole days (YYYY-MM-DD), unset when empty. */
+/**
+ * What narrows the history: the search words, whole days (YYYY-MM-DD) and an organisation unit
+ * (with those below it, within the user's scope), unset when empty.
+ */
 export interface HistoryFilter {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  unit?: string | undefined;
 }
 
 /** One page of the history (20 rows), after `cursor` when loading more. */
@@ -16,7 +20,7 @@ export function listAssessments(
   signal?: AbortSignal,
 ): Promise<AssessmentList> {
   return apiRequest('/api/assessments', {
-    query: { q: filter.q, from: filter.from, to: filter.to, limit: 20, cursor },
+    query: { q: filter.q, from: filter.from, to: filter.to, unit: filter.unit, limit: 20, cursor },
     schema: assessmentListSchema,
     signal,
   });
@@ -25,7 +29,7 @@ export function listAssessments(
 /** Risk statuses per condition over every assessment the filter matches. */
 export function getPopulation(filter: HistoryFilter, signal?: AbortSignal): Promise<Population> {
   return apiRequest('/api/assessments/population', {
-    query: { q: filter.q, from: filter.from, to: filter.to },
+    query: { q: filter.q, from: filter.from, to: filter.to, unit: filter.unit },
     schema: populationSchema,
     signal,
   });

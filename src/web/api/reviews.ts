@@ -35,9 +35,11 @@ export function lockReview(assessmentId: string, reviews: ConditionReview[]): Pr
 }
 
 /** The Doctor Agreement's dates, whole days; an end left out is open. */
+/** The days of the Doctor Agreement, and the unit it narrows to (with those below it). */
 export interface AgreementDates {
   from?: string | undefined;
   to?: string | undefined;
+  unit?: string | undefined;
 }
 
 export function getAgreementSummary(
@@ -45,7 +47,7 @@ export function getAgreementSummary(
   signal?: AbortSignal,
 ): Promise<AgreementSummary> {
   return apiRequest('/api/reviews/agreement', {
-    query: { from: dates.from, to: dates.to },
+    query: { from: dates.from, to: dates.to, unit: dates.unit },
     schema: agreementSummarySchema,
     signal,
   });
@@ -54,7 +56,7 @@ export function getAgreementSummary(
 /** Downloads the Doctor Agreement over the dates as CSV (audited by the server as an export). */
 export function downloadAgreementCsv(dates: AgreementDates = {}): Promise<void> {
   return downloadAttachment(
-    apiUrl('/api/reviews/agreement.csv', { from: dates.from, to: dates.to }),
+    apiUrl('/api/reviews/agreement.csv', { from: dates.from, to: dates.to, unit: dates.unit }),
     'doctor-agreement.csv',
   );
 }

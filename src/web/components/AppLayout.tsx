@@ -48,6 +48,7 @@ const navigationItems: NavigationItem[] = [
   { label: 'Dashboard', to: '/' },
   { label: 'Awaiting Review', to: '/worklists/review', action: 'worklist.review' },
   { label: 'Follow-up Due', to: '/worklists/follow-up', action: 'worklist.followUp' },
+  { label: 'District', to: '/district', action: 'orgUnit.summary' },
   { label: 'Guidelines', to: '/guidelines' },
   { label: 'Users', to: '/admin/users', action: 'users.manage' },
   { label: 'Audit Trail', to: '/admin/audit', action: 'audit.read' },

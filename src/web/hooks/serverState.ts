@@ -11,10 +11,14 @@ import type { AgreementDates } from '../api/reviews.ts';
  */
 export const queryKeys = {
   history: (filter: HistoryFilter) =>
-    ['history', { q: filter.q, from: filter.from, to: filter.to }] as const,
+    ['history', { q: filter.q, from: filter.from, to: filter.to, unit: filter.unit }] as const,
   population: (filter: HistoryFilter) =>
-    ['population', { q: filter.q, from: filter.from, to: filter.to }] as const,
-  agreement: (dates: AgreementDates) => ['agreement', { from: dates.from, to: dates.to }] as const,
+    ['population', { q: filter.q, from: filter.from, to: filter.to, unit: filter.unit }] as const,
+  agreement: (dates: AgreementDates) =>
+    ['agreement', { from: dates.from, to: dates.to, unit: dates.unit }] as const,
+  /** A unit's roll-up (the top of the user's scope when `unitId` is undefined) over its days. */
+  orgUnitSummary: (unitId: string | undefined, dates: AgreementDates) =>
+    ['orgUnitSummary', { unitId, from: dates.from, to: dates.to }] as const,
   assessment: (id: string) => ['assessment', id] as const,
   review: (assessmentId: string) => ['review', assessmentId] as const,
   /** A patient record with its live assessments. */
@@ -29,7 +33,14 @@ export const queryKeys = {
 } as const;
 
 type Resource =
-  'history' | 'population' | 'agreement' | 'assessment' | 'review' | 'worklist' | 'patient';
+  | 'history'
+  | 'population'
+  | 'agreement'
+  | 'assessment'
+  | 'review'
+  | 'worklist'
+  | 'patient'
+  | 'orgUnitSummary';
 
 function refresh(client: QueryClient, resources: readonly Resource[]): Promise<void> {
   return Promise.all(
@@ -38,7 +49,7 @@ function refresh(client: QueryClient, resources: readonly Resource[]): Promise<v
 }
 
 /** Lists that count or show assessments, which a save, sign-off or upload changes. */
-const assessmentLists = ['history', 'population', 'worklist', 'patient'] as const;
+const assessmentLists = ['history', 'population', 'worklist', 'patient', 'orgUnitSummary'] as const;
 
 /** An update or sign-off answered with the stored assessment: it is the cached one from now on. */
 export function assessmentStored(client: QueryClient, assessment: Assessment): Promise<void> {
@@ -71,7 +82,7 @@ export function reviewLocked(
   client.setQueryData(queryKeys.review(assessmentId), review);
   return Promise.all([
     client.invalidateQueries({ queryKey: queryKeys.assessment(assessmentId) }),
-    refresh(client, ['agreement', 'worklist', 'history', 'patient']),
+    refresh(client, ['agreement', 'worklist', 'history', 'patient', 'orgUnitSummary']),
   ]).then(() => undefined);
 }
 
@@ -108,5 +119,5 @@ export function assessmentDeleted(client: QueryClient, id: string): Promise<void
   );
   client.removeQueries({ queryKey: queryKeys.assessment(id) });
   client.removeQueries({ queryKey: queryKeys.review(id) });
-  return refresh(client, ['population', 'agreement', 'worklist', 'patient']);
+  return refresh(client, ['population', 'agreement', 'worklist', 'patient', 'orgUnitSummary']);
 }

@@ -17,11 +17,11 @@ import { assessmentDeleted, assessmentListsChanged, queryKeys } from './serverSt
  * failure is tried once more, and a request waits while the browser is offline.
  */
 export function useAssessmentHistory(filter: HistoryFilter) {
-  const { q, from, to } = filter;
-  const queryKey = queryKeys.history({ q, from, to });
+  const { q, from, to, unit } = filter;
+  const queryKey = queryKeys.history({ q, from, to, unit });
   const query = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam, signal }) => listAssessments({ q, from, to }, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => listAssessments({ q, from, to, unit }, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     placeholderData: keepPreviousData,

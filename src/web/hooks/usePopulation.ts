@@ -17,10 +17,10 @@ export interface PopulationLoad {
  * the retry and the pause while offline come from it; a change elsewhere invalidates it.
  */
 export function usePopulation(filter: HistoryFilter): PopulationLoad {
-  const { q, from, to } = filter;
+  const { q, from, to, unit } = filter;
   const query = useQuery({
-    queryKey: queryKeys.population({ q, from, to }),
-    queryFn: ({ signal }) => getPopulation({ q, from, to }, signal),
+    queryKey: queryKeys.population({ q, from, to, unit }),
+    queryFn: ({ signal }) => getPopulation({ q, from, to, unit }, signal),
     placeholderData: keepPreviousData,
   });
   const paused = query.fetchStatus === 'paused';

@@ -175,6 +175,11 @@ function worklistFunctions(total: TotalChange): string[] {
  * writer at a time: add them up, then delete them.
  */
 export function foldStatements(engine: DatabaseEngine): string[] {
+  return [...keptCountFoldStatements(engine), ...totalFoldStatements(engine)];
+}
+
+/** The statements of foldStatements for the dashboard's kept counts as this migration keys them. */
+function keptCountFoldStatements(engine: DatabaseEngine): string[] {
   if (engine === 'postgres') {
     return [
       `with moved as (delete from population_count_deltas
@@ -194,16 +199,6 @@ export function foldStatements(engine: DatabaseEngine): string[] {
         order by local_date, condition, rule_status, doctor_status, agreed
         on conflict (local_date, condition, rule_status, doctor_status, agreed)
         do update set n = agreement_counts.n + excluded.n`,
-      `with moved as (delete from assessment_total_deltas returning live, live_signed_off),
-        summed as (select sum(live) as live, sum(live_signed_off) as live_signed_off from moved)
-        update assessment_totals
-        set live = assessment_totals.live + summed.live,
-          live_signed_off = assessment_totals.live_signed_off + summed.live_signed_off
-        from summed where id = 1 and summed.live is not null`,
-      `with moved as (delete from worklist_total_deltas returning list, total),
-        summed as (select list, sum(total) as total from moved group by list)
-        update worklist_totals set total = worklist_totals.total + summed.total
-        from summed where worklist_totals.list = summed.list`,
     ];
   }
   return [
@@ -220,6 +215,29 @@ export function foldStatements(engine: DatabaseEngine): string[] {
       on conflict (local_date, condition, rule_status, doctor_status, agreed)
       do update set n = agreement_counts.n + excluded.n`,
     `delete from agreement_count_deltas`,
+  ];
+}
+
+/**
+ * The statements of foldStatements for the live count and the worklists' lengths, which the
+ * server's fold runs beside those of the per-unit kept counts (20261128T1600-unit-kept-counts).
+ */
+export function totalFoldStatements(engine: DatabaseEngine): string[] {
+  if (engine === 'postgres') {
+    return [
+      `with moved as (delete from assessment_total_deltas returning live, live_signed_off),
+        summed as (select sum(live) as live, sum(live_signed_off) as live_signed_off from moved)
+        update assessment_totals
+        set live = assessment_totals.live + summed.live,
+          live_signed_off = assessment_totals.live_signed_off + summed.live_signed_off
+        from summed where id = 1 and summed.live is not null`,
+      `with moved as (delete from worklist_total_deltas returning list, total),
+        summed as (select list, sum(total) as total from moved group by list)
+        update worklist_totals set total = worklist_totals.total + summed.total
+        from summed where worklist_totals.list = summed.list`,
+    ];
+  }
+  return [
     `update assessment_totals
       set live = live + (select coalesce(sum(live), 0) from assessment_total_deltas),
         live_signed_off = live_signed_off

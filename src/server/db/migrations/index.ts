@@ -26,9 +26,11 @@ import { orgUnits } from './20261128T1300-org-units.ts';
 import { managerRole } from './20261128T1310-manager-role.ts';
 import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 import { fhirClients } from './20261128T1500-fhir-clients.ts';
+import { unitKeptCounts } from './20261128T1600-unit-kept-counts.ts';
 import { clientUnits } from './20261128T1610-client-units.ts';
 import { unitPatientNumbers } from './20261128T1630-unit-patient-numbers.ts';
 import { unitHistoryIndex } from './20261128T1640-unit-history-index.ts';
+
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
   initial,
@@ -58,6 +60,7 @@ export const migrations: readonly TriageMigration[] = [
   managerRole,
   fhirVersions,
   fhirClients,
+  unitKeptCounts,
   clientUnits,
   unitPatientNumbers,
   unitHistoryIndex,

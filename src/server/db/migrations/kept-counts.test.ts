@@ -7,6 +7,7 @@ import { fullCounts, keptCounts } from '../../testing/kept-counts.ts';
 import { undoThrough } from '../../testing/migrations.ts';
 import { signedInAs } from '../../testing/users.ts';
 import { migrateToLatest } from '../migrate.ts';
+import { orgUnitsRepository } from '../repositories/org-units.ts';
 import { keptCounts as keptCountsMigration } from './20261125T0400-kept-counts.ts';
 import { keptCountTotals } from './20261125T0410-kept-count-totals.ts';
 
@@ -99,7 +100,14 @@ describe.each(testDatabases())('the kept-counts migrations on $engine', (testDat
 
       const kept = await keptCounts(t.database);
       expect(kept).toEqual(await fullCounts(t.database));
-      expect(kept.agreement).toEqual([
+      // Every assessment here is in the unit MAIN (migration org-units): its rows are those of
+      // all units ('*', migration unit-kept-counts).
+      const main = await orgUnitsRepository.findMain(t.database.db);
+      const mainRows = kept.agreement.filter((row) => row.includes(` org_unit_id=${main?.id} `));
+      expect(kept.agreement.filter((row) => row.includes(' org_unit_id=* '))).toEqual(
+        mainRows.map((row) => row.replace(` org_unit_id=${main?.id} `, ' org_unit_id=* ')),
+      );
+      expect(mainRows.map((row) => row.replace(` org_unit_id=${main?.id} `, ' '))).toEqual([
         'local_date=* condition=DM2 rule_status=TRUE doctor_status= agreed=1 n=1',
         'local_date=* condition=HIV rule_status=FALSE doctor_status=FALSE agreed=0 n=1',
         'local_date=* condition=TB rule_status=FALSE doctor_status= agreed=0 n=1',

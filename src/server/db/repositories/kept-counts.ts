@@ -1,13 +1,17 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { scopeCondition, type Scope } from '../../auth/scope.ts';
 import type { DatabaseHandle } from '../database.ts';
-import { foldStatements } from '../migrations/20261128T0600-kept-count-deltas.ts';
+import { totalFoldStatements } from '../migrations/20261128T0600-kept-count-deltas.ts';
+import { unitFoldStatements } from '../migrations/20261128T1600-unit-kept-counts.ts';
 import type { AgreementCountsTable, PopulationCountsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 /*
  * The dashboard's kept counts (migration kept-counts): live assessments per local creation date,
- * condition and risk status, and the decided rows of finalized reviews of live assessments per
- * local date, condition, rules' status, doctor's status and agreement.
+ * unit, condition and risk status, and the decided rows of finalized reviews of live assessments
+ * per local date, unit, condition, rules' status, doctor's status and agreement. The unit is the
+ * assessment's (migration unit-kept-counts): a scope or a district's roll-up sums its units' rows,
+ * and a read of every unit the all-units rows ('*'), which each change keeps beside its unit's.
  *
  * Kept by the services rather than by triggers. Each change collects what it moves into a
  * KeptCountChanges and inserts it as delta rows (migration kept-count-deltas), which no other
@@ -33,6 +37,24 @@ export type AgreementCountSum = Omit<AgreementCountsTable, 'n' | 'local_date'> &
   n: number | string;
 };
 
+/**
+ * The rows of the units within the scope: of every unit, the all-units rows ('*'), which hold the
+ * sum of every unit's, so that a read of everything reads as many rows as before units; of some
+ * units, theirs.
+ */
+function unitCondition(scope: Scope): RawBuilder<SqlBool> {
+  return scope.kind === 'everything'
+    ? sql<SqlBool>`org_unit_id = ${allUnits}`
+    : scopeCondition('org_unit_id', scope);
+}
+
+/** The rows of each of the units named (never the all-units rows, which no unit's id is). */
+function unitsCondition(unitIds: readonly string[]): RawBuilder<SqlBool> {
+  return unitIds.length === 0
+    ? sql<SqlBool>`1 = 0`
+    : sql<SqlBool>`org_unit_id in (${sql.join(unitIds)})`;
+}
+
 /** No dates: the all-time rows; otherwise the days of the range, never the all-time rows. */
 function dateCondition(range: LocalDateRange): RawBuilder<SqlBool> {
   if (range.from === undefined && range.to === undefined) return sql`local_date = ${allTime}`;
@@ -41,6 +63,19 @@ function dateCondition(range: LocalDateRange): RawBuilder<SqlBool> {
 }
 
 export type PopulationCountKey = Omit<PopulationCountsTable, 'n'>;
+
+export interface UnitPopulationCount {
+  org_unit_id: string;
+  condition: string;
+  risk_status: string;
+  n: number | string;
+}
+
+export interface UnitAgreementCount {
+  org_unit_id: string;
+  agreed: number;
+  n: number | string;
+}
 export type AgreementCountKey = Omit<AgreementCountsTable, 'n'>;
 
 /** What one assessment adds to the kept counts while it is live. */
@@ -57,17 +92,28 @@ const separator = '\u0001';
  */
 export const allTime = '*';
 
+/**
+ * The org_unit_id of each key's all-units rows (migration unit-kept-counts): the sum over every
+ * unit, which a read of every unit takes instead of each unit's rows. No unit has it as an id.
+ */
+export const allUnits = '*';
+
 /** The first date a range can hold: above '*' and '' (assessments without a local date). */
 const earliestDate = '0';
 
 function populationKey(key: PopulationCountKey): string {
-  return [key.local_date, key.condition, key.risk_status].join(separator);
+  return [key.local_date, key.org_unit_id, key.condition, key.risk_status].join(separator);
 }
 
 function agreementKey(key: AgreementCountKey): string {
-  return [key.local_date, key.condition, key.rule_status, key.doctor_status, key.agreed].join(
-    separator,
-  );
+  return [
+    key.local_date,
+    key.org_unit_id,
+    key.condition,
+    key.rule_status,
+    key.doctor_status,
+    key.agreed,
+  ].join(separator);
 }
 
 /** The changes a transaction makes to the kept counts, summed per key. */
@@ -75,16 +121,22 @@ export class KeptCountChanges {
   readonly population = new Map<string, PopulationCountsTable>();
   readonly agreement = new Map<string, AgreementCountsTable>();
 
-  /** Adds to the key's day and to its all-time row. */
+  /** Adds to the key's day and all-time rows, each of its unit and of all units. */
   addPopulation(key: PopulationCountKey, delta: number): void {
-    this.addPopulationRow(key, delta);
-    this.addPopulationRow({ ...key, local_date: allTime }, delta);
+    for (const local_date of [key.local_date, allTime]) {
+      for (const org_unit_id of [key.org_unit_id, allUnits]) {
+        this.addPopulationRow({ ...key, local_date, org_unit_id }, delta);
+      }
+    }
   }
 
-  /** Adds to the key's day and to its all-time row. */
+  /** Adds to the key's day and all-time rows, each of its unit and of all units. */
   addAgreement(key: AgreementCountKey, delta: number): void {
-    this.addAgreementRow(key, delta);
-    this.addAgreementRow({ ...key, local_date: allTime }, delta);
+    for (const local_date of [key.local_date, allTime]) {
+      for (const org_unit_id of [key.org_unit_id, allUnits]) {
+        this.addAgreementRow({ ...key, local_date, org_unit_id }, delta);
+      }
+    }
   }
 
   private addPopulationRow(key: PopulationCountKey, delta: number): void {
@@ -116,6 +168,7 @@ function changed<T extends { n: number }>(changes: Map<string, T>): T[] {
 /** The agreement key of a review row: '' for no doctor status, agreed as 0 or 1. */
 export function agreementCountKey(
   localDate: string | null,
+  orgUnitId: string,
   review: {
     condition: string;
     agreed: boolean | number;
@@ -125,6 +178,7 @@ export function agreementCountKey(
 ): AgreementCountKey {
   return {
     local_date: localDate ?? '',
+    org_unit_id: orgUnitId,
     condition: review.condition,
     rule_status: ruleStatus,
     doctor_status: review.doctor_status ?? '',
@@ -132,7 +186,7 @@ export function agreementCountKey(
   };
 }
 
-/** Six columns a row at most: 1,000 rows stay well inside SQLite's 32,766 parameters. */
+/** Seven columns a row at most: 1,000 rows stay well inside SQLite's 32,766 parameters. */
 const rowsPerStatement = 1_000;
 
 export const keptCountsRepository = {
@@ -169,39 +223,93 @@ export const keptCountsRepository = {
             hashtext(current_schema() || '.triage.kept_count_fold')) as folding`.execute(trx);
         if (rows[0]?.folding !== true) return;
       }
-      for (const statement of foldStatements(database.engine)) {
+      for (const statement of [
+        ...unitFoldStatements(database.engine),
+        ...totalFoldStatements(database.engine),
+      ]) {
         await sql.raw(statement).execute(trx);
       }
     });
   },
 
-  /** Live assessments per condition and risk status, created within the local dates given. */
+  /**
+   * Live assessments of the units within the scope per condition and risk status, created within
+   * the local dates given.
+   */
   async populationCounts(
     db: Executor,
     range: LocalDateRange,
+    scope: Scope,
   ): Promise<{ condition: string; risk_status: string; n: number | string }[]> {
     const { rows } = await sql<{ condition: string; risk_status: string; n: number | string }>`
       select condition, risk_status, sum(n) as n from (
-        select condition, risk_status, n from population_counts where ${dateCondition(range)}
+        select condition, risk_status, n from population_counts
+        where ${dateCondition(range)} and ${unitCondition(scope)}
         union all
         select condition, risk_status, n from population_count_deltas
-        where ${dateCondition(range)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
       ) kept
       group by condition, risk_status`.execute(db);
     return rows;
   },
 
-  /** Decided rows of finalized reviews of live assessments created within the local dates. */
-  async agreementCounts(db: Executor, range: LocalDateRange): Promise<AgreementCountSum[]> {
+  /**
+   * The same per unit, for the units named: a roll-up adds each unit's figures to its branch of
+   * the tree. Each unit's rows are one range of the key, so the units are read one seek each.
+   */
+  async populationCountsByUnit(
+    db: Executor,
+    range: LocalDateRange,
+    unitIds: readonly string[],
+  ): Promise<UnitPopulationCount[]> {
+    const { rows } = await sql<UnitPopulationCount>`
+      select org_unit_id, condition, risk_status, sum(n) as n from (
+        select org_unit_id, condition, risk_status, n from population_counts
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
+        union all
+        select org_unit_id, condition, risk_status, n from population_count_deltas
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
+      ) kept
+      group by org_unit_id, condition, risk_status`.execute(db);
+    return rows;
+  },
+
+  /**
+   * Decided rows of finalized reviews of live assessments of the units within the scope, created
+   * within the local dates.
+   */
+  async agreementCounts(
+    db: Executor,
+    range: LocalDateRange,
+    scope: Scope,
+  ): Promise<AgreementCountSum[]> {
     const { rows } = await sql<AgreementCountSum>`
       select condition, rule_status, doctor_status, agreed, sum(n) as n from (
         select condition, rule_status, doctor_status, agreed, n from agreement_counts
-        where ${dateCondition(range)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
         union all
         select condition, rule_status, doctor_status, agreed, n from agreement_count_deltas
-        where ${dateCondition(range)}
+        where ${dateCondition(range)} and ${unitCondition(scope)}
       ) kept
       group by condition, rule_status, doctor_status, agreed`.execute(db);
+    return rows;
+  },
+
+  /** Decided condition reviews per unit named, agreed or not, over every condition. */
+  async agreementCountsByUnit(
+    db: Executor,
+    range: LocalDateRange,
+    unitIds: readonly string[],
+  ): Promise<UnitAgreementCount[]> {
+    const { rows } = await sql<UnitAgreementCount>`
+      select org_unit_id, agreed, sum(n) as n from (
+        select org_unit_id, agreed, n from agreement_counts
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
+        union all
+        select org_unit_id, agreed, n from agreement_count_deltas
+        where ${dateCondition(range)} and ${unitsCondition(unitIds)}
+      ) kept
+      group by org_unit_id, agreed`.execute(db);
     return rows;
   },
 
@@ -213,7 +321,12 @@ export const keptCountsRepository = {
     const results = await db
       .selectFrom('results')
       .innerJoin('assessments', 'assessments.id', 'results.assessment_id')
-      .select(['assessments.created_local_date', 'results.condition', 'results.risk_status'])
+      .select([
+        'assessments.created_local_date',
+        'assessments.org_unit_id',
+        'results.condition',
+        'results.risk_status',
+      ])
       .where('results.assessment_id', '=', assessmentId)
       .execute();
     const reviews = await db
@@ -225,15 +338,19 @@ export const keptCountsRepository = {
       .execute();
     const statusOf = new Map(results.map((row) => [row.condition, row.risk_status]));
     const localDate = results[0]?.created_local_date ?? null;
+    const unitId = results[0]?.org_unit_id ?? '';
     return {
       population: results.map((row) => ({
         local_date: row.created_local_date ?? '',
+        org_unit_id: row.org_unit_id,
         condition: row.condition,
         risk_status: row.risk_status,
       })),
       agreement: reviews.flatMap((review) => {
         const ruleStatus = statusOf.get(review.condition);
-        return ruleStatus === undefined ? [] : [agreementCountKey(localDate, review, ruleStatus)];
+        return ruleStatus === undefined
+          ? []
+          : [agreementCountKey(localDate, unitId, review, ruleStatus)];
       }),
     };
   },

@@ -99,6 +99,7 @@ export const reviewsRepository = {
     engine: DatabaseEngine,
     condition: string,
     range: { from?: string | undefined; to?: string | undefined },
+    scope: Scope,
     limit: number,
   ): Promise<DisagreementRow[]> {
     const yes = sql.raw(engine === 'postgres' ? 'true' : '1');
@@ -122,6 +123,7 @@ export const reviewsRepository = {
           and doctor_reviews.agreed <> ${yes} and doctor_reviews.comments <> ''`,
       )
       .where('assessments.deleted_at', 'is', null)
+      .$call(withinScope('assessments.org_unit_id', scope))
       .$if(range.from !== undefined, (q) =>
         q.where('assessments.created_local_date', '>=', range.from ?? ''),
       )

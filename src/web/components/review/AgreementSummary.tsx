@@ -30,10 +30,11 @@ import { DateRangeForm } from '../DateRangeForm.tsx';
 
 type ConditionAgreement = Agreement['conditions'][number];
 
-function asQuery(dates: DateRange) {
+function asQuery(dates: DateRange, unit: string | undefined) {
   return {
     from: dates.from === '' ? undefined : dates.from,
     to: dates.to === '' ? undefined : dates.to,
+    unit,
   };
 }
 
@@ -176,7 +177,7 @@ function AgreementFigures({ summary }: { summary: Agreement }) {
   );
 }
 
-function DownloadCsvButton({ dates }: { dates: DateRange }) {
+function DownloadCsvButton({ dates, unit }: { dates: DateRange; unit: string | undefined }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -187,7 +188,7 @@ function DownloadCsvButton({ dates }: { dates: DateRange }) {
         onClick={() => {
           setBusy(true);
           setError(null);
-          downloadAgreementCsv(asQuery(dates)).then(
+          downloadAgreementCsv(asQuery(dates, unit)).then(
             () => setBusy(false),
             (failure: unknown) => {
               setBusy(false);
@@ -210,11 +211,12 @@ function DownloadCsvButton({ dates }: { dates: DateRange }) {
 /**
  * How the rules measure against the doctors, per condition, over finalized reviews: the share
  * agreed, Cohen's kappa, the matrix of statuses and the latest disagreement comments, for the
- * assessments of a date range; the dashboard shows it to doctors and admins.
+ * assessments of a date range (of one unit and those below it when `unit` is set); the dashboard
+ * shows it to doctors and admins.
  */
-export function AgreementSummary() {
+export function AgreementSummary({ unit }: { unit?: string | undefined }) {
   const [dates, setDates] = useState<DateRange>(noDates);
-  const agreement = useAgreement(asQuery(dates));
+  const agreement = useAgreement(asQuery(dates, unit));
   const summary = agreement.data;
   const offline = summary === undefined && agreement.fetchStatus === 'paused';
 
@@ -230,7 +232,7 @@ export function AgreementSummary() {
             Cohen&apos;s kappa between the rules&apos; and the doctors&apos; statuses.
           </Text>
         </div>
-        <DownloadCsvButton dates={dates} />
+        <DownloadCsvButton dates={dates} unit={unit} />
       </Group>
       <Stack gap="md">
         <DateRangeForm label="Doctor Agreement dates" applied={dates} onApply={setDates} />

@@ -85,13 +85,23 @@ function DownloadAllReports({ filter }: { filter: ReturnType<typeof historyFilte
  * The assessment history (spec section 2.4): search and whole-day dates run on the server over
  * every assessment, 20 rows a page; the population panel counts the same matches.
  */
-export function AssessmentHistory({ user }: { user: SessionUser }) {
+export function AssessmentHistory({
+  user,
+  unit,
+}: {
+  user: SessionUser;
+  /** The organisation unit the dashboard shows (with those below it); all the user's when unset. */
+  unit?: string | undefined;
+}) {
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, searchDebounceMs);
   const [dates, setDates] = useState<DateRange>(noDates);
   // The form's inputs remount with the applied dates when a clear link resets them.
   const [dateFormKey, setDateFormKey] = useState(0);
-  const filter = useMemo(() => historyFilter(debouncedSearch, dates), [debouncedSearch, dates]);
+  const filter = useMemo(
+    () => historyFilter(debouncedSearch, dates, unit),
+    [debouncedSearch, dates, unit],
+  );
 
   const { state, loadMore, retry, dismissError } = useAssessmentHistory(filter);
   const population = usePopulation(filter);

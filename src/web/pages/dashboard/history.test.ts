@@ -127,6 +127,13 @@ describe('the history filters', () => {
       to: '2026-11-30',
     });
     expect(historyFilter('   ', noDates)).toEqual({ q: undefined, from: undefined, to: undefined });
+    // The unit the dashboard shows, from its address.
+    expect(historyFilter('', noDates, 'unit-1')).toStrictEqual({
+      q: undefined,
+      from: undefined,
+      to: undefined,
+      unit: 'unit-1',
+    });
   });
 });
 
