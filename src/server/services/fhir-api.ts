@@ -21,7 +21,10 @@ import {
   type AssessmentPosition,
   type LastUpdatedBound,
 } from '../db/repositories/fhir-reads.ts';
-import type { PatientRecordRow } from '../db/repositories/patient-records.ts';
+import {
+  patientRecordsRepository,
+  type PatientRecordRow,
+} from '../db/repositories/patient-records.ts';
 import { AppError } from '../errors.ts';
 import { productVersion } from '../version.ts';
 import { getLiveAssessment } from './assessments.ts';
@@ -597,7 +600,7 @@ export async function searchPatients(
   const matchesSystem = system === undefined || system === context.config.patientIdSystem;
   // Numbers are unique within a unit: a scope of several units may hold the number more than once.
   const records = matchesSystem
-    ? await fhirReadsRepository.livePatientRecordsByNumber(context.database.db, scope, value)
+    ? await patientRecordsRepository.liveByNumberWithin(context.database.db, scope, value)
     : [];
   const patients = records.map((record) =>
     patientRecordResource(linkedPatient(context, record).record, context.config.patientIdSystem),

@@ -137,10 +137,11 @@ async function withNumberConflicts<T>(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Numbers are unique within a unit, and the record was written in a unit of the scope.
-    const existing = await patientRecordsRepository.findLiveByNumber(
+    const [existing] = await patientRecordsRepository.liveByNumberWithin(
       context.database.db,
       scope,
       number,
+      1,
     );
     if (existing !== undefined) throw numberTaken(existing.id);
     throw error;

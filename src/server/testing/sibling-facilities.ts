@@ -6,7 +6,7 @@ import type { Role } from '../../shared/permissions.ts';
 import type { TestApp } from './app.ts';
 import { requestsAs } from './requests.ts';
 import { woman62 } from './export-samples.ts';
-import { signedInAs, testPassword } from './users.ts';
+import { signedInAs } from './users.ts';
 
 /** A signed-in user of some units. */
 export interface UnitUser {
@@ -54,24 +54,9 @@ export async function siblingFacilities(
   };
   const district = await add('D-1', 'District One', main.id);
   let made = 0;
-  const userOf = async (role: Role, unitId: string): Promise<UnitUser> => {
+  const userOf = (role: Role, unitId: string): Promise<UnitUser> => {
     made += 1;
-    const username = `${role}-${made}`;
-    const created = await call(topAdmin, 'POST', '/api/users', {
-      username,
-      role,
-      password: testPassword,
-      units: [unitId],
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      payload: { username, password: testPassword },
-    });
-    const cookie = signIn.cookies.find((c) => c.name === 'triage_session');
-    if (cookie === undefined) throw new Error(`No session for ${username}`);
-    return { cookie: `triage_session=${cookie.value}`, userId: created.json<{ id: string }>().id };
+    return signedInAs(t, role, `${role}-${made}`, undefined, [unitId]);
   };
   const facility = async (code: string, name: string): Promise<FacilityRecords> => {
     const unit = await add(code, name, district.id);

@@ -88,22 +88,6 @@ export const fhirReadsRepository = {
       .executeTakeFirst();
   },
 
-  /** The live patient records with this number (compared without case) within the scope, by id. */
-  livePatientRecordsByNumber(
-    db: Executor,
-    scope: Scope,
-    number: string,
-  ): Promise<PatientRecordRow[]> {
-    return db
-      .selectFrom('patient_records')
-      .selectAll()
-      .where('number_key', '=', number.toLowerCase())
-      .where('deleted_at', 'is', null)
-      .$call(withinScope('patient_records.org_unit_id', scope))
-      .orderBy('id')
-      .execute();
-  },
-
   /** How many results (one RiskAssessment each) the record's live assessments within the bounds have. */
   async liveResultCount(
     db: Executor,

@@ -88,27 +88,15 @@ export const patientRecordsRepository = {
       .executeTakeFirst();
   },
 
-  /** The live record with this number (compared without case) within the scope, if any. */
-  findLiveByNumber(
-    db: Executor,
-    scope: Scope,
-    number: string,
-  ): Promise<PatientRecordRow | undefined> {
-    return db
-      .selectFrom('patient_records')
-      .selectAll()
-      .where('number_key', '=', number.toLowerCase())
-      .where('deleted_at', 'is', null)
-      .$call(withinScope('org_unit_id', scope))
-      .executeTakeFirst();
-  },
-
-  /** Up to `limit` live records with this number (compared without case) within the scope. */
+  /**
+   * The live records with this number (compared without case) within the scope, by id; at most
+   * `limit`. Numbers are unique within a unit, so a scope of several units may hold it more than once.
+   */
   liveByNumberWithin(
     db: Executor,
     scope: Scope,
     number: string,
-    limit: number,
+    limit?: number,
   ): Promise<PatientRecordRow[]> {
     return db
       .selectFrom('patient_records')
@@ -117,23 +105,18 @@ export const patientRecordsRepository = {
       .where('deleted_at', 'is', null)
       .$call(withinScope('org_unit_id', scope))
       .orderBy('id')
-      .limit(limit)
+      .$if(limit !== undefined, (query) => query.limit(limit ?? 0))
       .execute();
   },
 
   /** The live record of the unit with this number (compared without case), if any. */
-  findLiveByNumberInUnit(
+  async findLiveByNumberInUnit(
     db: Executor,
     unitId: string,
     number: string,
   ): Promise<PatientRecordRow | undefined> {
-    return db
-      .selectFrom('patient_records')
-      .selectAll()
-      .where('org_unit_id', '=', unitId)
-      .where('number_key', '=', number.toLowerCase())
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const unit: Scope = { kind: 'units', unitIds: [unitId] };
+    return (await this.liveByNumberWithin(db, unit, number, 1))[0];
   },
 
   /**
