@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { unitsWithin } from '../../shared/org-unit-tree.ts';
+import { unitsWithin, type OrgUnitLink } from '../../shared/org-unit-tree.ts';
 import type { Executor } from '../db/repositories/executor.ts';
 import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { AppError } from '../errors.ts';
@@ -23,16 +23,27 @@ export function scopeHolds(scope: Scope, unitId: string): boolean {
   return scope.kind === 'everything' || scope.unitIds.includes(unitId);
 }
 
-/** The scope of a set of units: them and every unit below them. */
-export async function scopeOfUnits(db: Executor, rootIds: readonly string[]): Promise<Scope> {
-  const tree = await orgUnitsRepository.links(db);
+/** The scope of some units of the tree: them and every unit below them. */
+function scopeIn(tree: readonly OrgUnitLink[], rootIds: Iterable<string>): Scope {
   const within = unitsWithin(tree, rootIds);
   return within.size === tree.length ? everythingScope : { kind: 'units', unitIds: [...within] };
 }
 
-/** A user's scope: the units they work in and everything below them. */
+/** The scope of a set of units: them and every unit below them. */
+export async function scopeOfUnits(db: Executor, rootIds: readonly string[]): Promise<Scope> {
+  return scopeIn(await orgUnitsRepository.links(db), rootIds);
+}
+
+/**
+ * A user's scope: the units they work in and everything below them, from one statement (every
+ * request builds it: on PostgreSQL each statement is a trip).
+ */
 export async function scopeOfUser(db: Executor, userId: string): Promise<Scope> {
-  return scopeOfUnits(db, await orgUnitsRepository.unitIdsOfUser(db, userId));
+  const tree = await orgUnitsRepository.linksMarkingUser(db, userId);
+  return scopeIn(
+    tree,
+    tree.filter((unit) => unit.own).map((unit) => unit.id),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { everythingScope } from '../auth/scope.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RULE_SET } from '../../engine/index.ts';
 import { auditListSchema } from '../../shared/api/audit.ts';
 import {
@@ -12,6 +12,7 @@ import { friendlyMessages } from '../../shared/texts.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { signedInAs } from '../testing/users.ts';
+import { ruleSetImpactRepository } from '../db/repositories/rule-set-impact.ts';
 import { analyseRuleSetImpact } from '../services/rule-set-impact.ts';
 
 const patient = {
@@ -158,12 +159,28 @@ describe.each(testDatabases())('POST /api/rule-sets/:version/impact on $engine',
   });
 
   it('ends the stream with an error line, not a result, when the analysis fails midway', async () => {
-    const streamed = post(doctor, url, {}, { accept: 'application/x-ndjson' });
-    // Once the analysis is under way, its next read of the results fails.
-    await new Promise((resolve) => setImmediate(resolve));
-    await sql`alter table results rename to results_away`.execute(t.database.db);
-    const response = await streamed;
-    await sql`alter table results_away rename to results`.execute(t.database.db);
+    // Once the analysis is under way (its first page read), the next read of the results fails:
+    // the table is away while the page is tallied, whatever the machine's speed.
+    const pages = ruleSetImpactRepository.pages.bind(ruleSetImpactRepository);
+    const spy = vi.spyOn(ruleSetImpactRepository, 'pages').mockImplementation(async function* (
+      ...args
+    ) {
+      let first = true;
+      for await (const page of pages(...args)) {
+        yield page;
+        if (first) {
+          first = false;
+          await sql`alter table results rename to results_away`.execute(t.database.db);
+        }
+      }
+    });
+    let response;
+    try {
+      response = await post(doctor, url, {}, { accept: 'application/x-ndjson' });
+    } finally {
+      spy.mockRestore();
+      await sql`alter table results_away rename to results`.execute(t.database.db);
+    }
     expect(response.statusCode).toBe(200);
     const lines = response.body
       .trimEnd()

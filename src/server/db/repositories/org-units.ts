@@ -49,14 +49,28 @@ export const orgUnitsRepository = {
     return db.selectFrom('org_units').select(['id', 'parent_id as parentId']).execute();
   },
 
-  /** The ids of the units a user works in. */
-  async unitIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  /** `links`, each unit marked `own` when the user works in it. */
+  async linksMarkingUser(
+    db: Executor,
+    userId: string,
+  ): Promise<{ id: string; parentId: string | null; own: boolean }[]> {
     const rows = await db
-      .selectFrom('user_units')
-      .select('org_unit_id')
-      .where('user_id', '=', userId)
+      .selectFrom('org_units')
+      .select((eb) => [
+        'org_units.id',
+        'org_units.parent_id as parentId',
+        eb
+          .exists(
+            eb
+              .selectFrom('user_units')
+              .select('user_units.org_unit_id')
+              .whereRef('user_units.org_unit_id', '=', 'org_units.id')
+              .where('user_units.user_id', '=', userId),
+          )
+          .as('own'),
+      ])
       .execute();
-    return rows.map((row) => row.org_unit_id);
+    return rows.map((row) => ({ ...row, own: Boolean(row.own) }));
   },
 
   async count(db: Executor): Promise<number> {
