@@ -26,6 +26,7 @@ import { orgUnits } from './20261128T1300-org-units.ts';
 import { managerRole } from './20261128T1310-manager-role.ts';
 import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 import { fhirClients } from './20261128T1500-fhir-clients.ts';
+import { bulkExports } from './20261128T1620-bulk-exports.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -56,4 +57,5 @@ export const migrations: readonly TriageMigration[] = [
   managerRole,
   fhirVersions,
   fhirClients,
+  bulkExports,
 ];
