@@ -14,12 +14,7 @@ import { openTestApp, type TestApp } from '../testing/app.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { fhirValidator } from '../testing/fhir-schema.ts';
 import { signedInAs } from '../testing/users.ts';
-import {
-  bulkRequests,
-  referencesIn,
-  type BulkManifestJson,
-  type FhirJson,
-} from '../testing/fhir-bulk.ts';
+import { bulkRequests, referencesIn, type FhirJson } from '../testing/fhir-bulk.ts';
 
 const validateFhir = fhirValidator([
   'Patient',
