@@ -17,6 +17,7 @@ import { signedInAs } from '../testing/users.ts';
 import { bulkRequests, referencesIn, type FhirJson } from '../testing/fhir-bulk.ts';
 
 const validateFhir = fhirValidator([
+  'Bundle',
   'Patient',
   'RiskAssessment',
   'OperationOutcome',
@@ -253,15 +254,22 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
   });
 
   it('exports only the types of _type, and with _since only what changed after it', async () => {
+    const dropped = (
+      await post(admin, '/api/assessments', {
+        demographics: { age: 30, gender: 'Male', height: 170, weight: 70 },
+        management: { Asthma: { diagnosed: true } },
+      })
+    ).json<Assessment>();
     const typed = await bulk.kickOff(admin, '/fhir/$export?_type=Patient,RiskAssessment');
     const { manifest: first } = await bulk.manifestOf(
       admin,
       String(typed.headers['content-location']),
     );
     expect(first.output.map((file) => file.type)).toEqual(['Patient', 'RiskAssessment']);
+    expect(first).not.toHaveProperty('deleted');
 
     t.advance(60_000);
-    // After the first export: Amina's record changes, and so does her first assessment's review.
+    // After the first export: Amina's record changes, and an assessment is deleted.
     const updated = await t.app.inject({
       method: 'PUT',
       url: `/api/patients/${amina.id}`,
@@ -274,6 +282,12 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
       },
     });
     expect(updated.statusCode, updated.body).toBe(200);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/assessments/${dropped.id}`,
+      headers: { cookie: admin.cookie, 'if-match': `"${dropped.version}"` },
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
     const since = encodeURIComponent(first.transactionTime);
     const changed = await bulk.kickOff(admin, `/fhir/$export?_since=${since}`);
     const { manifest } = await bulk.manifestOf(admin, String(changed.headers['content-location']));
@@ -286,6 +300,21 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
     ]);
     expect(resources[0]).toMatchObject({ name: [{ text: 'Amina Okafor-Bello' }] });
     expect(manifest.request).toBe(`https://triage.example/fhir/$export?_since=${since}`);
+    // What was deleted after _since: a transaction Bundle naming each resource it had.
+    expect(manifest.deleted?.map((file) => [file.type, file.count])).toEqual([['Bundle', 1]]);
+    const bundles = await bulk.download(admin, { ...manifest, output: manifest.deleted ?? [] });
+    expect(validateFhir(bundles[0])).toEqual([]);
+    const conditions = ['DM2', 'HIV', 'TB', 'Asthma', 'Hypertension', 'Hyperlipidaemia'];
+    expect(bundles[0]).toEqual({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        `Patient/${dropped.id}.patient`,
+        ...['age', 'height', 'weight', 'bmi'].map((m) => `Observation/${dropped.id}.${m}`),
+        `Condition/${dropped.id}.Asthma`,
+        ...conditions.map((condition) => `RiskAssessment/${dropped.id}.${condition}`),
+      ].map((url) => ({ request: { method: 'DELETE', url } })),
+    });
   });
 
   it('exports a Group (an organisation unit) with the records of that unit only', async () => {

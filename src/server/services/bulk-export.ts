@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { OperationOutcome } from '@medplum/fhirtypes';
+import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
+import { CONDITIONS, type Condition } from '../../engine/index.ts';
 import { bulkOutputFormats, bulkTexts } from '../../shared/api/fhir-bulk.ts';
 import { fhirTexts } from '../../shared/api/fhir.ts';
 import { FHIR_SCOPE_TYPES, allows, type SystemScope } from '../auth/fhir-scopes.ts';
@@ -14,6 +15,7 @@ import {
   type BulkExportChunk,
   type BulkExportJobRow,
   type BulkExportSelection,
+  type DeletedAssessment,
 } from '../db/repositories/bulk-exports.ts';
 import { orgUnitsRepository, type OrgUnitRow } from '../db/repositories/org-units.ts';
 import { AppError } from '../errors.ts';
@@ -21,6 +23,7 @@ import { timeOrderedId } from '../ids.ts';
 import { recordAudit, type AuditEntry } from './audit.ts';
 import { presentRecord } from './exports.ts';
 import {
+  assessmentPartId,
   assessmentResources,
   failedAssessmentOutcome,
   organizationResource,
@@ -213,6 +216,8 @@ export interface BulkManifest {
   requiresAccessToken: true;
   output: Array<{ type: string; url: string; count: number }>;
   error: Array<{ type: string; url: string; count: number }>;
+  /** With `_since`: transaction Bundles naming what was deleted after it. */
+  deleted?: Array<{ type: string; url: string; count: number }>;
 }
 
 export type BulkStatus =
@@ -220,7 +225,13 @@ export type BulkStatus =
   | { state: 'failed'; outcome: OperationOutcome }
   | { state: 'completed'; manifest: BulkManifest; expiresAt: string };
 
-const phaseNames = ['organizations', 'patient records', 'assessments'] as const;
+const phaseNames = [
+  'organizations',
+  'patient records',
+  'assessments',
+  'deleted patient records',
+  'deleted assessments',
+] as const;
 
 function fileName(type: string, fileIndex: number): string {
   return `${type}-${fileIndex}.ndjson`;
@@ -267,7 +278,9 @@ export async function bulkExportStatus(
       request: job.request,
       requiresAccessToken: true,
       output: files
-        .filter((file) => file.resourceType !== 'OperationOutcome')
+        .filter(
+          (file) => file.resourceType !== 'OperationOutcome' && file.resourceType !== 'Bundle',
+        )
         .sort(
           (a, b) =>
             order.indexOf(a.resourceType) - order.indexOf(b.resourceType) ||
@@ -275,6 +288,9 @@ export async function bulkExportStatus(
         )
         .map(entry),
       error: files.filter((file) => file.resourceType === 'OperationOutcome').map(entry),
+      ...(job.since === null
+        ? {}
+        : { deleted: files.filter((file) => file.resourceType === 'Bundle').map(entry) }),
     },
   };
 }
@@ -301,7 +317,7 @@ export async function bulkExportFile(
         )
       : undefined;
   if (summary === undefined) throw new AppError(404, 'not_found', fhirTexts.notFound);
-  if (type !== 'OperationOutcome' && !mayExport(caller, type)) {
+  if (type !== 'OperationOutcome' && type !== 'Bundle' && !mayExport(caller, type)) {
     throw new AppError(403, 'forbidden', `${bulkTexts.typeNotAllowed} ${type}.`);
   }
   await recordAudit(db, {
@@ -464,6 +480,7 @@ async function readPage(
     const last = records.at(-1);
     return { lines, cursor: last?.id ?? null, phaseDone: records.length < limit };
   }
+  if (phase >= 3) return readDeletions(context, selection, types, phase, cursor);
   if (!['Patient', 'Observation', 'Condition', 'RiskAssessment'].some((type) => types.has(type))) {
     return { lines, cursor: null, phaseDone: true };
   }
@@ -519,6 +536,89 @@ async function readPage(
         ? null
         : JSON.stringify({ createdAt: last.assessment.created_at, id: last.assessment.id }),
     phaseDone: records.length < (pageSize ?? 250),
+  };
+}
+
+/** A line of the manifest's `deleted` files: a transaction Bundle deleting the resources named. */
+function deletionBundle(references: readonly string[]): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'transaction',
+    entry: references.map((url) => ({ request: { method: 'DELETE', url } })),
+  };
+}
+
+const measurementColumns = ['age', 'height', 'weight', 'bmi'] as const;
+
+/** The resources of the job's types that a deleted assessment had, as `Type/id`. */
+function deletedAssessmentReferences(
+  assessment: DeletedAssessment,
+  types: ReadonlySet<string>,
+): string[] {
+  const part = (type: string, name: string) =>
+    types.has(type) ? [`${type}/${assessmentPartId(assessment.id, name)}`] : [];
+  // In the conditions' order, as the assessment's resources are made.
+  const results = [...assessment.results].sort(
+    (a, b) =>
+      CONDITIONS.indexOf(a.condition as Condition) - CONDITIONS.indexOf(b.condition as Condition),
+  );
+  return [
+    ...(assessment.patient_record_id === null ? part('Patient', 'patient') : []),
+    // BMI is written only when it could be computed (services/fhir.ts).
+    ...measurementColumns.flatMap((column) => {
+      const value = assessment[column];
+      return value === null || (column === 'bmi' && value <= 0) ? [] : part('Observation', column);
+    }),
+    ...results.flatMap((result) =>
+      result.risk_status === 'DIAGNOSED' ? part('Condition', result.condition) : [],
+    ),
+    ...results.flatMap((result) => part('RiskAssessment', result.condition)),
+  ];
+}
+
+/**
+ * With `_since`, what the API stopped serving after it (the manifest's `deleted`): a Bundle per
+ * patient record deleted (phase 3), and per assessment deleted or of a deleted record (phase 4).
+ */
+async function readDeletions(
+  context: AppContext,
+  selection: BulkExportSelection,
+  types: ReadonlySet<string>,
+  phase: number,
+  cursor: string | null,
+): Promise<PageOutcome> {
+  const lines = new PageLines();
+  const { since } = selection;
+  if (since === undefined) return { lines, cursor: null, phaseDone: true };
+  const db = context.database.db;
+  const limit = context.bulkExportPageSize ?? patientRecordPage;
+  if (phase === 3) {
+    if (!types.has('Patient')) return { lines, cursor: null, phaseDone: true };
+    const ids = await bulkExportsRepository.recordsDeletedAfter(
+      db,
+      { ...selection, since },
+      cursor ?? undefined,
+      limit,
+    );
+    for (const id of ids) lines.add('Bundle', deletionBundle([`Patient/${id}`]));
+    return { lines, cursor: ids.at(-1) ?? null, phaseDone: ids.length < limit };
+  }
+  const after = cursor === null ? undefined : (JSON.parse(cursor) as Cursor);
+  const assessments = await bulkExportsRepository.assessmentsDeletedAfter(
+    db,
+    { ...selection, since },
+    after,
+    limit,
+  );
+  for (const assessment of assessments) {
+    const references = deletedAssessmentReferences(assessment, types);
+    if (references.length > 0) lines.add('Bundle', deletionBundle(references));
+  }
+  const last = assessments.at(-1);
+  return {
+    lines,
+    cursor: last === undefined ? null : JSON.stringify({ createdAt: last.created_at, id: last.id }),
+    phaseDone: assessments.length < limit,
   };
 }
 

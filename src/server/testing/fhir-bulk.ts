@@ -14,6 +14,7 @@ export interface BulkManifestJson {
   requiresAccessToken: boolean;
   output: Array<{ type: string; url: string; count: number }>;
   error: Array<{ type: string; url: string; count: number }>;
+  deleted?: Array<{ type: string; url: string; count: number }>;
 }
 
 /** Every reference (`Type/id`) a resource or list of them holds. */

@@ -275,4 +275,100 @@ export const bulkExportsRepository = {
     );
     return rows.map((row) => exportRecordOf(row, true));
   },
+
+  /**
+   * Patient records within the units deleted after `since` (their Patients are gone from the
+   * API), made by `until`, by id after `afterId`.
+   */
+  async recordsDeletedAfter(
+    db: Executor,
+    selection: BulkExportSelection & { since: string },
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<string[]> {
+    let query = db
+      .selectFrom('patient_records')
+      .select('id')
+      .where('deleted_at', '>', selection.since)
+      .where('created_at', '<=', selection.until)
+      .where(scopeCondition('patient_records.org_unit_id', selection.scope));
+    if (afterId !== undefined) query = query.where('id', '>', afterId);
+    const rows = await query.orderBy('id').limit(limit).execute();
+    return rows.map((row) => row.id);
+  },
+
+  /**
+   * Assessments within the units that the API stopped serving after `since`: deleted then, or
+   * of a patient record deleted then; newest first after the cursor, with what names their
+   * resources (the measurements taken, each result's condition and status).
+   */
+  async assessmentsDeletedAfter(
+    db: Executor,
+    selection: BulkExportSelection & { since: string },
+    after: Cursor | undefined,
+    limit: number,
+  ): Promise<DeletedAssessment[]> {
+    const { since } = selection;
+    let query = db
+      .selectFrom('assessments')
+      .innerJoin('patients', 'patients.id', 'assessments.patient_id')
+      .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
+      .select([
+        'assessments.id',
+        'assessments.created_at',
+        'assessments.patient_record_id',
+        'patients.age',
+        'patients.height',
+        'patients.weight',
+        'patients.bmi',
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('assessments.deleted_at', '>', since),
+          eb('patient_records.deleted_at', '>', since),
+        ]),
+      )
+      .where('assessments.created_at', '<=', selection.until)
+      .where(scopeCondition('assessments.org_unit_id', selection.scope));
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple('assessments.created_at', 'assessments.id'),
+          '<',
+          eb.tuple(after.createdAt, after.id),
+        ),
+      );
+    }
+    const rows = await query
+      .orderBy('assessments.created_at', 'desc')
+      .orderBy('assessments.id', 'desc')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return [];
+    const results = await db
+      .selectFrom('results')
+      .select(['assessment_id', 'condition', 'risk_status'])
+      .where(
+        'assessment_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      results: results.filter((result) => result.assessment_id === row.id),
+    }));
+  },
 };
+
+/** What names the resources of an assessment the API no longer serves. */
+export interface DeletedAssessment {
+  id: string;
+  created_at: string;
+  patient_record_id: string | null;
+  age: number | null;
+  height: number | null;
+  weight: number | null;
+  bmi: number | null;
+  results: Array<{ condition: string; risk_status: string }>;
+}
