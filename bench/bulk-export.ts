@@ -77,9 +77,9 @@ async function driverRead(fixture: Fixture): Promise<{ rows: number; seconds: nu
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The bytes of NDJSON the database holds for the export's files. */
+/** The bytes the database holds for the export's files (gzipped NDJSON). */
 async function storedMegabytes(fixture: Fixture): Promise<number> {
-  const query = 'select coalesce(sum(length(ndjson)), 0) as bytes from bulk_export_chunks';
+  const query = 'select coalesce(sum(length(ndjson_gzip)), 0) as bytes from bulk_export_chunks';
   if (fixture.sqliteFile !== undefined) {
     const db = new DatabaseSync(fixture.sqliteFile, { readOnly: true });
     const row = db.prepare(query).get() as { bytes: number };

@@ -479,7 +479,8 @@ export interface BulkExportChunksTable {
   file_index: number;
   chunk_index: number;
   line_count: number;
-  ndjson: string;
+  /** The lines, gzipped: NDJSON shrinks about twentyfold, and so do the writes and the file. */
+  ndjson_gzip: Uint8Array;
 }
 
 export interface Database {

@@ -402,6 +402,7 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
       .select(['username', 'target_type', 'target_id'])
       .where('action', '=', 'export')
       .where('username', '=', 'api-token:warehouse')
+      .orderBy('id')
       .execute();
     const jobId = location.split('/').at(-1) ?? '';
     expect(audit.map((row) => row.target_id)).toEqual([jobId, `${jobId}/Patient-1.ndjson`]);

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import { CONDITIONS, type Condition } from '../../engine/index.ts';
 import { bulkOutputFormats, bulkTexts } from '../../shared/api/fhir-bulk.ts';
@@ -329,8 +331,8 @@ export async function bulkExportFile(
   });
   async function* chunks() {
     for (let index = 0; index < (summary?.chunkCount ?? 0); index++) {
-      const text = await bulkExportsRepository.chunk(db, jobId, type, fileIndex, index);
-      if (text !== undefined) yield text;
+      const packed = await bulkExportsRepository.chunk(db, jobId, type, fileIndex, index);
+      if (packed !== undefined) yield await gunzip(packed);
     }
   }
   return Readable.from(chunks());
@@ -345,6 +347,9 @@ export async function cancelBulkExport(
   await callersJob(context, caller, jobId);
   await context.database.transaction((trx) => bulkExportsRepository.deleteJob(trx, jobId));
 }
+
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 
 /** Rows a page reads: patient records or assessments (the exports' page of 250). */
 const patientRecordPage = 1_000;
@@ -381,8 +386,11 @@ class PageLines {
     this.count++;
   }
 
-  /** The chunks to write, moving each type's open file on (a new file once one is full). */
-  chunks(files: Map<string, OpenFile>): BulkExportChunk[] {
+  /**
+   * The chunks to write, gzipped (in the thread pool, off the event loop), moving each type's
+   * open file on (a new file once one is full).
+   */
+  async chunks(files: Map<string, OpenFile>): Promise<BulkExportChunk[]> {
     const chunks: BulkExportChunk[] = [];
     for (const [type, lines] of this.lines) {
       let file = files.get(type) ?? { fileIndex: 1, lines: 0, chunks: 0 };
@@ -395,7 +403,7 @@ class PageLines {
           file_index: file.fileIndex,
           chunk_index: file.chunks,
           line_count: take.length,
-          ndjson: take.join(''),
+          ndjson_gzip: await gzip(take.join(''), { level: 1 }),
         });
         file = { ...file, lines: file.lines + take.length, chunks: file.chunks + 1 };
         start += take.length;
@@ -665,7 +673,7 @@ async function runJob(
       return 'stopping';
     }
     const page = await readPage(context, job, phase, cursor);
-    const chunks = page.lines.chunks(files);
+    const chunks = await page.lines.chunks(files);
     done += page.lines.count;
     if (page.phaseDone) {
       phase += 1;

@@ -8,9 +8,9 @@ import { columnTypes, type TriageMigration } from './types.ts';
  * the units of the caller's scope as JSON, null for every unit), and how far its run has come
  * (`phase`, `cursor`, `resources_done`), with the instance running it (`runner_id`) and when that
  * instance last wrote (`heartbeat_at`), so that another takes over a job whose runner stopped.
- * `bulk_export_chunks` holds the NDJSON written, a chunk per page and resource type, in the
- * database so that any instance serves any job's files; a chunk belongs to a file
- * (`resource_type`, `file_index`) and is deleted with its job.
+ * `bulk_export_chunks` holds the NDJSON written, a chunk per page and resource type, gzipped
+ * (`ndjson_gzip`), in the database so that any instance serves any job's files; a chunk belongs
+ * to a file (`resource_type`, `file_index`) and is deleted with its job.
  */
 async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   const t = columnTypes(engine);
@@ -52,7 +52,7 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
     .addColumn('file_index', 'integer', (c) => c.notNull())
     .addColumn('chunk_index', 'integer', (c) => c.notNull())
     .addColumn('line_count', 'integer', (c) => c.notNull())
-    .addColumn('ndjson', 'text', (c) => c.notNull())
+    .addColumn('ndjson_gzip', engine === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
     .addPrimaryKeyConstraint('bulk_export_chunks_pk', [
       'job_id',
       'resource_type',

@@ -79,7 +79,7 @@ describe.each(testDatabases())('the bulk-exports migration on $engine', (testDat
             file_index: 1,
             chunk_index: 0,
             line_count: 0,
-            ndjson: '',
+            ndjson_gzip: new Uint8Array(0),
           })
           .execute(),
       ).rejects.toThrow();

@@ -191,23 +191,23 @@ export const bulkExportsRepository = {
     }));
   },
 
-  /** One chunk of a file, by its number (from 0). */
+  /** One chunk of a file, by its number (from 0), gzipped. */
   async chunk(
     db: Executor,
     jobId: string,
     resourceType: string,
     fileIndex: number,
     chunkIndex: number,
-  ): Promise<string | undefined> {
+  ): Promise<Uint8Array | undefined> {
     const row = await db
       .selectFrom('bulk_export_chunks')
-      .select('ndjson')
+      .select('ndjson_gzip')
       .where('job_id', '=', jobId)
       .where('resource_type', '=', resourceType)
       .where('file_index', '=', fileIndex)
       .where('chunk_index', '=', chunkIndex)
       .executeTakeFirst();
-    return row?.ndjson;
+    return row?.ndjson_gzip;
   },
 
   /**
