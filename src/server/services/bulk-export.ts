@@ -32,6 +32,9 @@ import {
   patientRecordResource,
 } from './fhir.ts';
 
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
 /**
  * FHIR Bulk Data export (issue 38): a kick-off records a job; a runner in the background of
  * every server instance takes jobs up and writes their NDJSON into the database a page at a
@@ -348,10 +351,7 @@ export async function cancelBulkExport(
   await context.database.transaction((trx) => bulkExportsRepository.deleteJob(trx, jobId));
 }
 
-const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
-
-/** Rows a page reads: patient records or assessments (the exports' page of 250). */
+/** Patient records a page reads (assessments: the exports' page of 250). */
 const patientRecordPage = 1_000;
 /** Lines a file holds at most; a type with more is split over several files. */
 export const linesPerFile = 50_000;
@@ -372,7 +372,7 @@ interface OpenFile {
 }
 
 /** The lines of one page, by type, and what they add to the job's files. */
-class PageLines {
+export class PageLines {
   private readonly lines = new Map<string, string[]>();
   count = 0;
 
