@@ -202,7 +202,7 @@ await forEachEngine(options, async (engine, fixtures) => {
     },
   ];
   printTable(
-    `Bulk export on ${engine}: ${options.assessments.toLocaleString('en')} assessments (driver baseline ${baseline.rows.toLocaleString('en')} rows in ${baseline.seconds.toFixed(1)} s; ${run.storedMegabytes.toFixed(0)} MB of NDJSON held in the database, ${((run.storedMegabytes * 1024) / Math.max(1, baseline.rows / 1000)).toFixed(0)} KB per thousand assessments)`,
+    `Bulk export on ${engine}: ${options.assessments.toLocaleString('en')} assessments (driver baseline ${baseline.rows.toLocaleString('en')} rows in ${baseline.seconds.toFixed(1)} s; ${run.storedMegabytes.toFixed(0)} MB held in the database (gzipped NDJSON), ${((run.storedMegabytes * 1024) / Math.max(1, baseline.rows / 1000)).toFixed(0)} KB per thousand assessments)`,
     rows,
   );
 });
