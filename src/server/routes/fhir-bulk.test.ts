@@ -43,6 +43,8 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
   let bongani: Patient;
   let aminaVisits: Assessment[];
   let unlinkedNorth: Assessment;
+  /** An assessment without a patient record in MAIN, outside North's units. */
+  let unlinkedMain: Assessment;
   let bulk: ReturnType<typeof bulkRequests>;
 
   const post = async (who: { cookie: string }, url: string, payload: object) => {
@@ -104,6 +106,7 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
         gender: 'Male',
       })
     ).json<Patient>();
+    unlinkedMain = (await post(nurseMain, '/api/assessments', visit(75))).json<Assessment>();
     await post(nurseMain, '/api/assessments', {
       ...visit(90),
       demographics: { age: 44, gender: 'Male', height: 180, weight: 90 },
@@ -182,15 +185,17 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
     for (const resource of resources) {
       byType.set(resource.resourceType, [...(byType.get(resource.resourceType) ?? []), resource]);
     }
-    // Two patient records and the Patient of the assessment that names none; 4 assessments of
-    // six RiskAssessments each; MAIN and NORTH.
+    // Two patient records and the Patients of the two assessments that name none; 5 assessments
+    // of six RiskAssessments each; MAIN and NORTH.
     expect(
       byType
         .get('Patient')
         ?.map((patient) => patient.id)
         .sort(),
-    ).toEqual([amina.id, bongani.id, `${unlinkedNorth.id}.patient`].sort());
-    expect(byType.get('RiskAssessment')).toHaveLength(24);
+    ).toEqual(
+      [amina.id, bongani.id, `${unlinkedNorth.id}.patient`, `${unlinkedMain.id}.patient`].sort(),
+    );
+    expect(byType.get('RiskAssessment')).toHaveLength(30);
     expect(byType.get('Condition')?.map((condition) => condition.id)).toEqual([
       `${unlinkedNorth.id}.Hypertension`,
     ]);
@@ -331,6 +336,7 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
       new Set([...aminaVisits.map((v) => v.id), unlinkedNorth.id]),
     );
     expect(JSON.stringify(resources)).not.toContain(bongani.id);
+    expect(JSON.stringify(resources)).not.toContain(unlinkedMain.id);
     // The unit and the one above it, which its partOf names.
     expect(resources.filter((r) => r.resourceType === 'Organization')).toHaveLength(2);
 
@@ -391,7 +397,7 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
     expect(kickOff.statusCode, kickOff.body).toBe(202);
     const location = String(kickOff.headers['content-location']);
     const { manifest } = await bulk.manifestOf(asToken, location);
-    expect(await bulk.download(asToken, manifest)).toHaveLength(3);
+    expect(await bulk.download(asToken, manifest)).toHaveLength(4);
     const cancel = await t.app.inject({ method: 'DELETE', url: location, headers: asToken });
     expect(cancel.statusCode, cancel.body).toBe(202);
     expect(
@@ -455,7 +461,7 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
     const location = String(kickOff.headers['content-location']);
     const { manifest } = await bulk.manifestOf(asClient, location);
     expect(manifest.output.map((file) => file.type)).toEqual(['Patient']);
-    expect(await bulk.download(asClient, manifest)).toHaveLength(3);
+    expect(await bulk.download(asClient, manifest)).toHaveLength(4);
     // Another caller does not see the client's job.
     const other = await t.app.inject({
       method: 'GET',
