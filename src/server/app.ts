@@ -24,6 +24,7 @@ import { clientErrorRoutes } from './routes/client-errors.ts';
 import { codeExtractionRoutes } from './routes/code-extraction.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { fhirRoutes } from './routes/fhir.ts';
+import { fhirBulkRoutes } from './routes/fhir-bulk.ts';
 import { smartRoutes } from './routes/smart.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cdsHooksRoutes(context));
   await app.register(clientErrorRoutes());
   await app.register(fhirRoutes(context), { prefix: '/fhir' });
+  await app.register(fhirBulkRoutes(context), { prefix: '/fhir' });
   await app.register(smartRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;

@@ -23,6 +23,7 @@ describe('configuration', () => {
       mfaGraceDays: 7,
       databasePoolSize: 10,
       passwordHashConcurrency: 2,
+      bulkExportHours: 24,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -55,6 +56,9 @@ describe('configuration', () => {
     ['DATABASE_POOL_SIZE', 'ten'],
     ['PASSWORD_HASH_CONCURRENCY', '0'],
     ['PASSWORD_HASH_CONCURRENCY', '2.5'],
+    ['BULK_EXPORT_HOURS', '0'],
+    ['BULK_EXPORT_HOURS', '721'],
+    ['BULK_EXPORT_HOURS', '1.5'],
   ])('stops on an invalid %s, naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);

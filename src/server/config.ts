@@ -45,6 +45,8 @@ export interface Config {
    * sign-in at which the requirement applied to them; 0: they enrol at that sign-in.
    */
   mfaGraceDays: number;
+  /** Hours a FHIR bulk export's files are kept after it completes; then they are deleted. */
+  bulkExportHours: number;
   /** PostgreSQL connections the server's pool may hold at once. */
   databasePoolSize: number;
   /** Password hashes (scrypt, about 130 MB each while it runs) computed at once; the rest wait. */
@@ -382,6 +384,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 0, 3600),
     mfaRequiredRoles: mfaRequiredRolesOf(env.MFA_REQUIRED_ROLES),
     mfaGraceDays: integer(env, 'MFA_GRACE_DAYS', 7, 0, 90),
+    bulkExportHours: integer(env, 'BULK_EXPORT_HOURS', 24, 1, 24 * 30),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     passwordHashConcurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
     oidc,

@@ -13,6 +13,8 @@ export interface AppContext {
   passwordCost: ScryptCost;
   /** The randomness of generated assessment codes, [0, 1); a test may replay a sequence. */
   randomFraction?: () => number;
+  /** Rows a bulk export's page reads, when a test makes its pages small to stop a run between them. */
+  bulkExportPageSize?: number;
   /** The OpenID Connect provider, discovered at start when OIDC_ISSUER is set. */
   oidcProvider?: Configuration | undefined;
 }

@@ -33,4 +33,15 @@ describe('the routes that may admit an API token', () => {
     await expect(register('POST', '/api/patients/_search')).rejects.toThrow(/is not a read/);
     await expect(register('GET', '/api/patients')).rejects.toThrow(/is not a FHIR read/);
   });
+
+  it("take DELETE only at a bulk export's status address, where a caller cancels their own job", async () => {
+    await register('DELETE', '/fhir/bulk-status/:jobId');
+    await register('GET', '/fhir/bulk-files/:jobId/:file');
+    await expect(register('DELETE', '/fhir/bulk-files/:jobId/:file')).rejects.toThrow(
+      /is not a read/,
+    );
+    await expect(register('DELETE', '/fhir/bulk-status/:jobId/x')).rejects.toThrow(/is not a read/);
+    await expect(register('POST', '/fhir/bulk-status/:jobId')).rejects.toThrow(/is not a read/);
+    await expect(register('DELETE', '/fhir/$export')).rejects.toThrow(/is not a read/);
+  });
 });

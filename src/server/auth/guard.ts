@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bulkExportRoutePatterns, bulkExportRoutes } from '../../shared/api/fhir-bulk.ts';
 import type { SessionUser } from '../../shared/api/session.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -116,9 +117,12 @@ function isApiRoute(pattern: string | undefined): boolean {
 /**
  * Whether a FHIR client's scopes allow the route: `/fhir/{Type}/:id` reads (`r`), `/fhir/{Type}`
  * and `/fhir/{Type}/_search` search (`s`). A route whose pattern names no resource type this way
- * is refused to an access token, until a scope is defined for it.
+ * is refused to an access token, until a scope is defined for it. The bulk export's routes are
+ * let through: its service exports only the types the scopes let the client read and search.
  */
 function scopeAllows(client: FhirClientIdentity, pattern: string | undefined): boolean {
+  // A bulk export's types are parameters: the service checks them against the scopes.
+  if (pattern !== undefined && bulkExportRoutePatterns.has(pattern)) return true;
   const [, root, type = '', part, ...rest] = (pattern ?? '').split('/');
   if (root !== 'fhir' || !/^[A-Z][A-Za-z]*$/.test(type) || rest.length > 0) return false;
   if (part === undefined || part === '_search') return allows(client.scopes, type, 's');
@@ -197,7 +201,17 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
     if (route.config?.apiToken !== undefined) {
       // A FHIR search by POST (`/fhir/{type}/_search`, its parameters as a form) reads too.
       const search = /^\/fhir\/[A-Za-z]+\/_search$/.test(route.url);
-      if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && !(search && m === 'POST'))) {
+      // A bulk export's status address also takes DELETE: its caller cancels their own job.
+      const bulkStatus = route.url === bulkExportRoutes.status;
+      if (
+        methods.some(
+          (m) =>
+            m !== 'GET' &&
+            m !== 'HEAD' &&
+            !(search && m === 'POST') &&
+            !(bulkStatus && m === 'DELETE'),
+        )
+      ) {
         throw new Error(
           `Route ${methods.join(',')} ${route.url} admits API tokens but is not a read`,
         );

@@ -452,6 +452,47 @@ export interface UserUnitsTable {
   org_unit_id: string;
 }
 
+/** A FHIR Bulk Data export (migration bulk-exports). */
+export interface BulkExportJobsTable {
+  id: string;
+  /** Who started it: `user:{id}`, `api-token:{id}` or `fhir-client:{client id}`. */
+  owner: string;
+  /** The kick-off's URL, as the manifest's `request` gives it. */
+  request: string;
+  /** The resource types exported, comma-separated, in the order of their files. */
+  types: string;
+  since: Timestamp | null;
+  /** The units of the caller's scope, as a JSON array; null: every unit. */
+  scope_unit_ids: string | null;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  transaction_time: Timestamp;
+  /** The part of the run reached (organizations, patient records, assessments). */
+  phase: number;
+  /** Where the phase goes on: the last row written, as JSON; null at its start. */
+  cursor: string | null;
+  resources_done: number;
+  /** How many times a runner took it up. */
+  attempts: number;
+  runner_id: string | null;
+  heartbeat_at: Timestamp | null;
+  /** Why it failed, the OperationOutcome's diagnostics. */
+  error: string | null;
+  completed_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+/** A part of a bulk export's file: the lines one page wrote of one resource type. */
+export interface BulkExportChunksTable {
+  job_id: string;
+  resource_type: string;
+  /** The file of the type it belongs to, from 1. */
+  file_index: number;
+  chunk_index: number;
+  line_count: number;
+  /** The lines, gzipped: NDJSON shrinks about twentyfold, and so do the writes and the file. */
+  ndjson_gzip: Uint8Array;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -491,4 +532,6 @@ export interface Database {
   api_tokens: ApiTokensTable;
   org_units: OrgUnitsTable;
   user_units: UserUnitsTable;
+  bulk_export_jobs: BulkExportJobsTable;
+  bulk_export_chunks: BulkExportChunksTable;
 }

@@ -68,7 +68,7 @@ const acceptedTypes = new Set([
 ]);
 const acceptedFormats = new Set(['json', 'application/json', 'application/fhir+json']);
 
-function acceptsJson(request: FastifyRequest): boolean {
+export function acceptsJson(request: FastifyRequest): boolean {
   const format = (request.query as { _format?: unknown } | undefined)?._format;
   if (typeof format === 'string') return acceptedFormats.has(format.trim().toLowerCase());
   const accept = request.headers.accept;
@@ -80,14 +80,14 @@ function acceptsJson(request: FastifyRequest): boolean {
   });
 }
 
-type IssueCode =
+export type IssueCode =
   'invalid' | 'login' | 'forbidden' | 'not-found' | 'not-supported' | 'transient' | 'exception';
 
 function outcome(code: IssueCode, diagnostics: string): OperationOutcome {
   return { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, diagnostics }] };
 }
 
-function sendOutcome(
+export function sendOutcome(
   reply: FastifyReply,
   status: number,
   code: IssueCode,
@@ -102,7 +102,7 @@ function sendOutcome(
  * diagnostics are the server's own words: a refused input is named, never repeated, so no
  * patient number or name a request carried comes back or reaches a log.
  */
-function handleFhirError(
+export function handleFhirError(
   error: FastifyError | AppError,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -174,7 +174,7 @@ const asBody = <T extends { resourceType: string }>(resource: T) =>
   resource as T & Record<string, unknown>;
 
 /** `Prefer: handling=strict` asks for unknown search parameters to be refused; lenient is the default. */
-function handlingOf(request: FastifyRequest): SearchHandling {
+export function handlingOf(request: FastifyRequest): SearchHandling {
   const prefer = request.headers.prefer;
   const preferences = (Array.isArray(prefer) ? prefer.join(',') : (prefer ?? ''))
     .split(/[,;]/)

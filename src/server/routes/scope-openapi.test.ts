@@ -3,6 +3,7 @@ import type { Assessment } from '../../shared/api/assessments.ts';
 import type { Patient } from '../../shared/api/patients.ts';
 import type { User } from '../../shared/api/users.ts';
 import { openTestApp, type TestApp } from '../testing/app.ts';
+import { bulkRequests } from '../testing/fhir-bulk.ts';
 import { testDatabases } from '../testing/databases.ts';
 import { requestsAs, type Requests } from '../testing/requests.ts';
 import { highRiskBody } from '../testing/risk-bodies.ts';
@@ -120,8 +121,24 @@ describe.each(testDatabases())('every GET of the API on $engine', (testDatabase)
     ].filter((secret) => secret !== '');
     expect(secrets.length).toBeGreaterThan(15);
 
+    // An export of all A's doctor may read, run to its end: its status and files are GETs too.
+    const bulk = bulkRequests(t);
+    const kickOff = await bulk.kickOff(a.doctor, '/fhir/$export');
+    expect(kickOff.statusCode, kickOff.body).toBe(202);
+    const location = String(kickOff.headers['content-location']);
+    const { manifest } = await bulk.manifestOf(a.doctor, location);
+    const jobId = location.split('/').at(-1) ?? '';
+    const file = manifest.output[0]?.url.split('/').at(-1) ?? '';
+    expect(file).not.toBe('');
+    // One of B's own, which A's users must not reach either.
+    const bKickOff = await bulk.kickOff(b.doctor, '/fhir/$export');
+    const bJob = String(bKickOff.headers['content-location']).split('/').at(-1) ?? '';
+    await bulk.manifestOf(b.doctor, String(bKickOff.headers['content-location']));
     const pathValue = (path: string, name: string): string => {
       if (name === 'version') return 'v1';
+      if (name === 'jobId') return jobId;
+      if (name === 'file') return file;
+      if (path === '/fhir/Group/{id}/$export') return a.unit.id;
       if (path.startsWith('/api/org-units/')) return a.unit.id;
       if (path.startsWith('/api/patients/')) return a.patient.id;
       if (path.startsWith('/api/assessments/')) return a.assessment.id;
@@ -142,6 +159,7 @@ describe.each(testDatabases())('every GET of the API on $engine', (testDatabase)
       const names = new Set((operations.get.parameters ?? []).map((p) => p.name));
       return [
         url,
+        ...(path.includes('{jobId}') ? [url.replace(jobId, bJob)] : []),
         ...(names.has('q') ? [`${url}?q=Quillon`, `${url}?q=BW-55501`, `${url}?q=P-100`] : []),
         ...(names.has('patient') ? [`${url}?patient=${a.patient.id}`] : []),
       ];

@@ -136,7 +136,7 @@ function today(context: AppContext): string {
  * A bulk read carries neither the patient record nor the patient's previous assessment, so a
  * bulk report's entry keeps the spec's sections alone.
  */
-function presentRecord(record: ExportRecord): Assessment {
+export function presentRecord(record: ExportRecord): Assessment {
   const input = storedPatientInput(record);
   const ruleSet = ruleSetByVersion(record.results[0]?.rule_set_version ?? DEFAULT_RULE_SET.version);
   return presentAssessment(record, input, score(input, ruleSet));

@@ -11,6 +11,7 @@ import type {
 import { CONDITIONS } from '../../engine/index.ts';
 import type { Assessment } from '../../shared/api/assessments.ts';
 import { fhirDefaultPageSize, fhirMaxPageSize, fhirTexts } from '../../shared/api/fhir.ts';
+import { bulkExportDefinitions } from '../../shared/api/fhir-bulk.ts';
 import { narrowScope, scopeHolds, type Scope } from '../auth/scope.ts';
 import type { AppContext } from '../context.ts';
 import { exportsRepository } from '../db/repositories/exports.ts';
@@ -637,6 +638,8 @@ export function capabilityStatement(
     kind: 'instance',
     software: { name: 'Chronic Disease Risk Assessment System', version: productVersion },
     implementation: { description: 'FHIR R4 read API of the risk assessments', url: base },
+    // FHIR Bulk Data Access 2.0: the export operations below (routes/fhir-bulk.ts).
+    instantiates: ['http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data'],
     fhirVersion: '4.0.1',
     format: ['json'],
     rest: [
@@ -724,6 +727,13 @@ export function capabilityStatement(
                   'SYSTEM|VALUE or VALUE: the patient number (compared without case) under the patient number system.',
               },
             ],
+            operation: [{ name: 'export', definition: bulkExportDefinitions.patient }],
+          },
+          {
+            type: 'Group',
+            operation: [{ name: 'export', definition: bulkExportDefinitions.group }],
+            documentation:
+              "A Group per organisation unit, of the unit's id: its export holds the records of the unit and the units below it, within the caller's units. Groups are not read or searched.",
           },
           {
             type: 'Organization',
@@ -733,6 +743,7 @@ export function capabilityStatement(
               "An organisation unit (a facility, district, region or the country): its code under TRIAGE_ORG_UNIT_ID_SYSTEM, partOf its parent unit; inactive once closed. A Patient's managingOrganization names it. Only the units of the reader's scope are read.",
           },
         ],
+        operation: [{ name: 'export', definition: bulkExportDefinitions.system }],
       },
     ],
   };

@@ -174,6 +174,8 @@ type SeededTable = Exclude<
   | 'oidc_sign_ins'
   | 'org_units'
   | 'user_units'
+  | 'bulk_export_jobs'
+  | 'bulk_export_chunks'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

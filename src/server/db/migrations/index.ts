@@ -28,6 +28,7 @@ import { fhirVersions } from './20261128T1400-fhir-versions.ts';
 import { fhirClients } from './20261128T1500-fhir-clients.ts';
 import { unitKeptCounts } from './20261128T1600-unit-kept-counts.ts';
 import { clientUnits } from './20261128T1610-client-units.ts';
+import { bulkExports } from './20261128T1620-bulk-exports.ts';
 import { unitPatientNumbers } from './20261128T1630-unit-patient-numbers.ts';
 import { unitHistoryIndex } from './20261128T1640-unit-history-index.ts';
 
@@ -62,6 +63,7 @@ export const migrations: readonly TriageMigration[] = [
   fhirClients,
   unitKeptCounts,
   clientUnits,
+  bulkExports,
   unitPatientNumbers,
   unitHistoryIndex,
 ];

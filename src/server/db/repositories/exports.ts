@@ -272,6 +272,177 @@ async function patientRecordsBefore(
   return new Set(found.map((row) => row.id));
 }
 
+/**
+ * A page of whole live assessments after the cursor, newest first: each with its patient, risk
+ * factors, creator, patient record and its child rows as JSON arrays. `narrow` adds conditions
+ * to the page's query (a bulk export's units and last change).
+ */
+export function wholeRecordRows(
+  db: Executor,
+  engine: DatabaseEngine,
+  scope: Scope,
+  filter: AssessmentFilter,
+  after: Cursor | undefined,
+  narrow: (page: ReturnType<typeof assessmentPage>) => ReturnType<typeof assessmentPage> = (page) =>
+    page,
+) {
+  return narrow(assessmentPage(db, engine, scope, filter, after))
+    .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
+    .leftJoin('users', 'users.id', 'assessments.created_by')
+    .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
+    .selectAll('assessments')
+    .select([
+      'patients.age',
+      'patients.gender',
+      'patients.height',
+      'patients.weight',
+      'patients.bmi',
+      'patients.updated_at as patient_updated_at',
+      'users.display_name as created_by_name',
+      'patient_records.number as patient_record_number',
+      'patient_records.name as patient_record_name',
+      'patient_records.birth_date as patient_record_birth_date',
+      'patient_records.gender as patient_record_gender',
+      'patient_records.org_unit_id as patient_record_org_unit_id',
+      'patient_records.deleted_at as patient_record_deleted_at',
+      'patient_records.version as patient_record_version',
+      'patient_records.updated_at as patient_record_updated_at',
+      'risk_factors.assessment_id as risk_factors_assessment_id',
+      'risk_factors.smoking',
+      'risk_factors.family_history_dm2',
+      'risk_factors.family_history_asthma',
+      'risk_factors.family_history_hypertension',
+      'risk_factors.family_history_hyperlipidaemia',
+      'risk_factors.household_tb_exposure',
+    ])
+    .select([
+      childRowsJson<SymptomRow>(
+        engine,
+        'symptoms',
+        ['assessment_id', 'condition', 'symptom_key', 'present', 'severity'],
+        ['present'],
+      ).as('symptoms'),
+      childRowsJson<ManagementRow>(
+        engine,
+        'management',
+        ['assessment_id', 'condition', 'diagnosed', 'last_doctor_visit', 'prescription_duration'],
+        ['diagnosed'],
+      ).as('management'),
+      childRowsJson<ResultRow>(engine, 'results', [
+        'assessment_id',
+        'condition',
+        'total_score',
+        'factor_count',
+        'risk_status',
+        'symptom_score',
+        'risk_factor_score',
+        'management_score',
+        'comorbidity_score',
+        'threshold',
+        'rule_set_version',
+      ]).as('results'),
+      childRowsJson<ExportReview>(
+        engine,
+        'doctor_reviews',
+        [
+          'condition',
+          'decided',
+          'agreed',
+          'doctor_status',
+          'comments',
+          'reviewed_by',
+          'created_at',
+          'locked',
+        ],
+        ['decided', 'agreed', 'locked'],
+      ).as('reviews'),
+    ])
+    .execute();
+}
+
+type WholeRecordRow = Awaited<ReturnType<typeof wholeRecordRows>>[number];
+
+/** A whole record from its row; `patientSeenBefore` as the export that reads it decides. */
+export function exportRecordOf(row: WholeRecordRow, patientSeenBefore: boolean): ExportRecord {
+  const {
+    age,
+    gender,
+    height,
+    weight,
+    bmi,
+    patient_updated_at,
+    created_by_name,
+    patient_record_number,
+    patient_record_name,
+    patient_record_birth_date,
+    patient_record_gender,
+    patient_record_org_unit_id,
+    patient_record_deleted_at,
+    patient_record_version,
+    patient_record_updated_at,
+    risk_factors_assessment_id,
+    smoking,
+    family_history_dm2,
+    family_history_asthma,
+    family_history_hypertension,
+    family_history_hyperlipidaemia,
+    household_tb_exposure,
+    symptoms,
+    management,
+    results,
+    reviews,
+    ...assessment
+  } = row;
+  return {
+    assessment: readBooleans(assessment, assessmentBooleanColumns),
+    patient: {
+      id: assessment.patient_id,
+      age,
+      gender,
+      height,
+      weight,
+      bmi,
+      updated_at: patient_updated_at,
+    },
+    riskFactors:
+      risk_factors_assessment_id === null
+        ? undefined
+        : {
+            assessment_id: risk_factors_assessment_id,
+            smoking: bool(smoking),
+            family_history_dm2: bool(family_history_dm2),
+            family_history_asthma: bool(family_history_asthma),
+            family_history_hypertension: bool(family_history_hypertension),
+            family_history_hyperlipidaemia: bool(family_history_hyperlipidaemia),
+            household_tb_exposure: bool(household_tb_exposure),
+          },
+    symptoms: jsonRows(symptoms),
+    management: jsonRows(management),
+    results: jsonRows(results),
+    reviews: jsonRows(reviews),
+    createdByName: created_by_name,
+    linkedPatient:
+      assessment.patient_record_id === null ||
+      patient_record_number === null ||
+      patient_record_org_unit_id === null ||
+      patient_record_version === null ||
+      patient_record_updated_at === null
+        ? undefined
+        : {
+            id: assessment.patient_record_id,
+            number: patient_record_number,
+            name: patient_record_name,
+            birth_date: patient_record_birth_date,
+            gender: patient_record_gender,
+            org_unit_id: patient_record_org_unit_id,
+            deleted_at: patient_record_deleted_at,
+            version: patient_record_version,
+            updated_at: patient_record_updated_at,
+          },
+    patientSeenBefore,
+  };
+}
+
 export const exportsRepository = {
   /**
    * Live assessments of the scope matching the filter, newest first, whole, a page at a time.
@@ -285,86 +456,7 @@ export const exportsRepository = {
     filter: AssessmentFilter,
     options: { markRepeatedPatients?: boolean } = {},
   ): AsyncGenerator<Iterable<ExportRecord>> {
-    const pages = inPages((after) =>
-      assessmentPage(db, engine, scope, filter, after)
-        .leftJoin('risk_factors', 'risk_factors.assessment_id', 'assessments.id')
-        .leftJoin('users', 'users.id', 'assessments.created_by')
-        .leftJoin('patient_records', 'patient_records.id', 'assessments.patient_record_id')
-        .selectAll('assessments')
-        .select([
-          'patients.age',
-          'patients.gender',
-          'patients.height',
-          'patients.weight',
-          'patients.bmi',
-          'patients.updated_at as patient_updated_at',
-          'users.display_name as created_by_name',
-          'patient_records.number as patient_record_number',
-          'patient_records.name as patient_record_name',
-          'patient_records.birth_date as patient_record_birth_date',
-          'patient_records.gender as patient_record_gender',
-          'patient_records.org_unit_id as patient_record_org_unit_id',
-          'patient_records.deleted_at as patient_record_deleted_at',
-          'patient_records.version as patient_record_version',
-          'patient_records.updated_at as patient_record_updated_at',
-          'risk_factors.assessment_id as risk_factors_assessment_id',
-          'risk_factors.smoking',
-          'risk_factors.family_history_dm2',
-          'risk_factors.family_history_asthma',
-          'risk_factors.family_history_hypertension',
-          'risk_factors.family_history_hyperlipidaemia',
-          'risk_factors.household_tb_exposure',
-        ])
-        .select([
-          childRowsJson<SymptomRow>(
-            engine,
-            'symptoms',
-            ['assessment_id', 'condition', 'symptom_key', 'present', 'severity'],
-            ['present'],
-          ).as('symptoms'),
-          childRowsJson<ManagementRow>(
-            engine,
-            'management',
-            [
-              'assessment_id',
-              'condition',
-              'diagnosed',
-              'last_doctor_visit',
-              'prescription_duration',
-            ],
-            ['diagnosed'],
-          ).as('management'),
-          childRowsJson<ResultRow>(engine, 'results', [
-            'assessment_id',
-            'condition',
-            'total_score',
-            'factor_count',
-            'risk_status',
-            'symptom_score',
-            'risk_factor_score',
-            'management_score',
-            'comorbidity_score',
-            'threshold',
-            'rule_set_version',
-          ]).as('results'),
-          childRowsJson<ExportReview>(
-            engine,
-            'doctor_reviews',
-            [
-              'condition',
-              'decided',
-              'agreed',
-              'doctor_status',
-              'comments',
-              'reviewed_by',
-              'created_at',
-              'locked',
-            ],
-            ['decided', 'agreed', 'locked'],
-          ).as('reviews'),
-        ])
-        .execute(),
-    );
+    const pages = inPages((after) => wholeRecordRows(db, engine, scope, filter, after));
     let top: Cursor | undefined;
     for await (const rows of pages) {
       const first = rows[0];
@@ -388,85 +480,7 @@ export const exportsRepository = {
       }
       top ??= first === undefined ? undefined : { createdAt: first.created_at, id: first.id };
       let index = 0;
-      yield lazily(rows, (row) => {
-        const {
-          age,
-          gender,
-          height,
-          weight,
-          bmi,
-          patient_updated_at,
-          created_by_name,
-          patient_record_number,
-          patient_record_name,
-          patient_record_birth_date,
-          patient_record_gender,
-          patient_record_org_unit_id,
-          patient_record_deleted_at,
-          patient_record_version,
-          patient_record_updated_at,
-          risk_factors_assessment_id,
-          smoking,
-          family_history_dm2,
-          family_history_asthma,
-          family_history_hypertension,
-          family_history_hyperlipidaemia,
-          household_tb_exposure,
-          symptoms,
-          management,
-          results,
-          reviews,
-          ...assessment
-        } = row;
-        return {
-          assessment: readBooleans(assessment, assessmentBooleanColumns),
-          patient: {
-            id: assessment.patient_id,
-            age,
-            gender,
-            height,
-            weight,
-            bmi,
-            updated_at: patient_updated_at,
-          },
-          riskFactors:
-            risk_factors_assessment_id === null
-              ? undefined
-              : {
-                  assessment_id: risk_factors_assessment_id,
-                  smoking: bool(smoking),
-                  family_history_dm2: bool(family_history_dm2),
-                  family_history_asthma: bool(family_history_asthma),
-                  family_history_hypertension: bool(family_history_hypertension),
-                  family_history_hyperlipidaemia: bool(family_history_hyperlipidaemia),
-                  household_tb_exposure: bool(household_tb_exposure),
-                },
-          symptoms: jsonRows(symptoms),
-          management: jsonRows(management),
-          results: jsonRows(results),
-          reviews: jsonRows(reviews),
-          createdByName: created_by_name,
-          linkedPatient:
-            assessment.patient_record_id === null ||
-            patient_record_number === null ||
-            patient_record_org_unit_id === null ||
-            patient_record_version === null ||
-            patient_record_updated_at === null
-              ? undefined
-              : {
-                  id: assessment.patient_record_id,
-                  number: patient_record_number,
-                  name: patient_record_name,
-                  birth_date: patient_record_birth_date,
-                  gender: patient_record_gender,
-                  org_unit_id: patient_record_org_unit_id,
-                  deleted_at: patient_record_deleted_at,
-                  version: patient_record_version,
-                  updated_at: patient_record_updated_at,
-                },
-          patientSeenBefore: seenBefore?.[index++] ?? false,
-        };
-      });
+      yield lazily(rows, (row) => exportRecordOf(row, seenBefore?.[index++] ?? false));
     }
   },
 

@@ -29,7 +29,7 @@ const operators = { gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
  * An assessment's last change as its FHIR resources show it: the later of its own update and its
  * review's last write (services/fhir.ts, meta.lastUpdated).
  */
-const lastUpdated = sql<string>`case when assessments.reviewed_at is not null and assessments.reviewed_at > assessments.updated_at then assessments.reviewed_at else assessments.updated_at end`;
+export const lastUpdated = sql<string>`case when assessments.reviewed_at is not null and assessments.reviewed_at > assessments.updated_at then assessments.reviewed_at else assessments.updated_at end`;
 
 function keyOf(order: AssessmentOrder) {
   return order === '_lastUpdated' ? lastUpdated : sql<string>`assessments.created_at`;
