@@ -11,7 +11,7 @@ export const mainUnitName = 'Main clinic';
 const placedTables = ['patient_records', 'assessments'] as const;
 
 /** The columns of a table; none when it does not exist. */
-export async function columnsOf(
+async function columnsOf(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,
@@ -92,36 +92,60 @@ export async function createOrgUnits<Schema>(
     select id, ${main} from users
     where not exists (select 1 from user_units where user_units.user_id = users.id)`.execute(db);
 
-  for (const table of placedTables) {
-    // Beside an older schema, the table may not be there yet.
-    const columns = await columnsOf(db, engine, table);
-    if (columns.length === 0) continue;
-    if (engine === 'postgres') {
-      if (!columns.includes('org_unit_id')) {
-        await sql`alter table ${sql.table(table)} add column org_unit_id text not null
-          default ${sql.lit(main)} references org_units (id)`.execute(db);
-      }
-      if (options.besideOlderSchema !== true) {
-        await sql`alter table ${sql.table(table)} alter column org_unit_id drop default`.execute(
-          db,
-        );
-      }
-    } else if (!columns.includes('org_unit_id')) {
+  for (const table of placedTables) await addUnitColumn(db, engine, table, main, options);
+}
+
+/**
+ * Adds `org_unit_id` to a table, every row of before in `unitId`: on PostgreSQL a reference to
+ * org_units (its default dropped unless beside an older schema, where older code inserts without
+ * it); on SQLite, which cannot add a reference to a table in place, a default and triggers that
+ * refuse a unit that does not exist. A table not there yet (beside an older schema) is left.
+ */
+export async function addUnitColumn(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  unitId: string,
+  options: { besideOlderSchema?: boolean } = {},
+): Promise<void> {
+  const columns = await columnsOf(db, engine, table);
+  if (columns.length === 0) return;
+  if (engine === 'postgres') {
+    if (!columns.includes('org_unit_id')) {
       await sql`alter table ${sql.table(table)} add column org_unit_id text not null
-        default ${sql.lit(main)}`.execute(db);
-      for (const [when, event] of [
-        ['insert', 'before insert'],
-        ['update', 'before update of org_unit_id'],
-      ] as const) {
-        await sql`create trigger if not exists ${sql.raw(`${table}_org_unit_${when}`)}
-          ${sql.raw(event)} on ${sql.table(table)}
-          when not exists (select 1 from org_units where id = new.org_unit_id)
-          begin select raise(abort, ${sql.lit(`FOREIGN KEY constraint failed: ${table}.org_unit_id`)}); end`.execute(
-          db,
-        );
-      }
+        default ${sql.lit(unitId)} references org_units (id)`.execute(db);
+    }
+    if (options.besideOlderSchema !== true) {
+      await sql`alter table ${sql.table(table)} alter column org_unit_id drop default`.execute(db);
+    }
+  } else if (!columns.includes('org_unit_id')) {
+    await sql`alter table ${sql.table(table)} add column org_unit_id text not null
+      default ${sql.lit(unitId)}`.execute(db);
+    for (const [when, event] of [
+      ['insert', 'before insert'],
+      ['update', 'before update of org_unit_id'],
+    ] as const) {
+      await sql`create trigger if not exists ${sql.raw(`${table}_org_unit_${when}`)}
+        ${sql.raw(event)} on ${sql.table(table)}
+        when not exists (select 1 from org_units where id = new.org_unit_id)
+        begin select raise(abort, ${sql.lit(`FOREIGN KEY constraint failed: ${table}.org_unit_id`)}); end`.execute(
+        db,
+      );
     }
   }
+}
+
+/** Takes `org_unit_id` (and its SQLite triggers) off a table again. */
+export async function dropUnitColumn(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+): Promise<void> {
+  if (engine !== 'postgres') {
+    await sql.raw(`drop trigger ${table}_org_unit_insert`).execute(db);
+    await sql.raw(`drop trigger ${table}_org_unit_update`).execute(db);
+  }
+  await sql`alter table ${sql.table(table)} drop column org_unit_id`.execute(db);
 }
 
 async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
@@ -129,13 +153,7 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
 }
 
 async function down(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  for (const table of placedTables) {
-    if (engine !== 'postgres') {
-      await sql.raw(`drop trigger ${table}_org_unit_insert`).execute(db);
-      await sql.raw(`drop trigger ${table}_org_unit_update`).execute(db);
-    }
-    await sql`alter table ${sql.table(table)} drop column org_unit_id`.execute(db);
-  }
+  for (const table of placedTables) await dropUnitColumn(db, engine, table);
   await db.schema.dropTable('user_units').execute();
   await db.schema.dropTable('org_units').execute();
 }

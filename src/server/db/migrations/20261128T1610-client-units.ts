@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseEngine } from '../database.ts';
-import { columnsOf, mainUnitCode, orgUnits } from './20261128T1300-org-units.ts';
+import {
+  addUnitColumn,
+  dropUnitColumn,
+  mainUnitCode,
+  orgUnits,
+} from './20261128T1300-org-units.ts';
 import type { TriageMigration } from './types.ts';
 
 /** The tables of other systems' credentials, each registered for a unit (issue 36). */
@@ -52,36 +57,7 @@ export async function createClientUnits<Schema>(
 ): Promise<void> {
   const db = schemaDb as Kysely<unknown>;
   const unit = await unitOfOrgUnitsMigration(db);
-  for (const table of clientTables) {
-    // Beside an older schema, the table may not be there yet.
-    const columns = await columnsOf(db, engine, table);
-    if (columns.length === 0) continue;
-    if (engine === 'postgres') {
-      if (!columns.includes('org_unit_id')) {
-        await sql`alter table ${sql.table(table)} add column org_unit_id text not null
-          default ${sql.lit(unit)} references org_units (id)`.execute(db);
-      }
-      if (options.besideOlderSchema !== true) {
-        await sql`alter table ${sql.table(table)} alter column org_unit_id drop default`.execute(
-          db,
-        );
-      }
-    } else if (!columns.includes('org_unit_id')) {
-      await sql`alter table ${sql.table(table)} add column org_unit_id text not null
-        default ${sql.lit(unit)}`.execute(db);
-      for (const [when, event] of [
-        ['insert', 'before insert'],
-        ['update', 'before update of org_unit_id'],
-      ] as const) {
-        await sql`create trigger if not exists ${sql.raw(`${table}_org_unit_${when}`)}
-          ${sql.raw(event)} on ${sql.table(table)}
-          when not exists (select 1 from org_units where id = new.org_unit_id)
-          begin select raise(abort, ${sql.lit(`FOREIGN KEY constraint failed: ${table}.org_unit_id`)}); end`.execute(
-          db,
-        );
-      }
-    }
-  }
+  for (const table of clientTables) await addUnitColumn(db, engine, table, unit, options);
 }
 
 async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
@@ -89,13 +65,7 @@ async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
 }
 
 async function down(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  for (const table of clientTables) {
-    if (engine !== 'postgres') {
-      await sql.raw(`drop trigger ${table}_org_unit_insert`).execute(db);
-      await sql.raw(`drop trigger ${table}_org_unit_update`).execute(db);
-    }
-    await sql`alter table ${sql.table(table)} drop column org_unit_id`.execute(db);
-  }
+  for (const table of clientTables) await dropUnitColumn(db, engine, table);
 }
 
 export const clientUnits: TriageMigration = { name: '20261128T1610-client-units', up, down };
