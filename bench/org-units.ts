@@ -89,12 +89,6 @@ await forEachEngine(options, async (engine, fixtures) => {
       ],
       [`manager of district ${district}`, await signIn(server, await userOf('manager', district))],
     ];
-    const tree = (await (
-      await fetch(`${server.url}/api/org-units`, { headers: { cookie: top } })
-    ).json()) as {
-      items: { id: string; code: string }[];
-    };
-    const districtId = tree.items.find((unit) => unit.code === district)?.id;
     const queries: [string, string][] = [
       ['history, newest 20', '/api/assessments?limit=20'],
       ["history 'signed off' (a count)", '/api/assessments?q=signed%20off&limit=20'],
@@ -103,14 +97,10 @@ await forEachEngine(options, async (engine, fixtures) => {
       ['Follow-up Due', '/api/worklists/follow-up?limit=20'],
       ['dashboard: population', '/api/assessments/population'],
       ['dashboard: Doctor Agreement', '/api/reviews/agreement'],
+      // The District page as it opens: the top of each caller's units (the whole tree for the
+      // baseline, the district for its manager, the facility alone for its doctor).
+      ["roll-up of the caller's units", '/api/org-units/summary'],
     ];
-    if (districtId !== undefined) {
-      const rollUp = await fetch(`${server.url}/api/org-units/${districtId}/summary`, {
-        headers: { cookie: top },
-      });
-      await rollUp.arrayBuffer();
-      if (rollUp.ok) queries.push(['district roll-up', `/api/org-units/${districtId}/summary`]);
-    }
     const callers: [string, string][] = [['administrator of every unit', top], ...who];
     // samples[query][caller]
     const samples = queries.map(() => callers.map((): number[] => []));

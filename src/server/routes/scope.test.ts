@@ -75,6 +75,13 @@ describe.each(testDatabases())('access by place on $engine', (testDatabase) => {
       total: 1,
     });
     expect(await historyIds(manager, `?unit=${district.id}`)).toEqual({ ids: both, total: 2 });
+    // The sign-off words, counted within the scope (SQLite reads the units' rows for them).
+    expect(await historyIds(manager, '?q=signed%20off')).toEqual({ ids: both, total: 2 });
+    expect(await historyIds(a.nurse, '?q=signed%20off')).toEqual({
+      ids: [a.assessment.id],
+      total: 1,
+    });
+    expect(await historyIds(a.nurse, '?q=not%20signed%20off')).toEqual({ ids: [], total: 0 });
     // A unit outside the scope is unknown.
     const outside = await call(a.nurse, 'GET', `/api/assessments?unit=${b.unit.id}`);
     expect(outside.statusCode).toBe(404);

@@ -260,8 +260,14 @@ export function filteredAssessments(
   if (filter.gender !== undefined) {
     query = query.where('assessments.patient_gender', '=', filter.gender);
   }
-  if (filter.signedOff !== undefined)
-    query = query.where('assessments.signed_off', '=', filter.signedOff);
+  if (filter.signedOff !== undefined) {
+    query =
+      engine === 'sqlite' && scope.kind === 'units'
+        ? // Within some units SQLite reads the units' rows (the unary + keeps it from the index of
+          // every signed-off assessment: 443 ms for a district's count at 1,000,000).
+          query.where(sql<boolean>`+assessments.signed_off = ${filter.signedOff ? 1 : 0}`)
+        : query.where('assessments.signed_off', '=', filter.signedOff);
+  }
   if (filter.complete !== undefined) {
     query = query.where('assessments.assessment_complete', '=', filter.complete);
   }

@@ -140,7 +140,11 @@ export const worklistsRepository = {
     if (scope.kind !== 'everything') {
       const counted =
         list === 'review'
-          ? await sql<{ n: number | string }>`select count(*) as n from assessments
+          ? // SQLite is told the units' partial index of Awaiting Review: its planner took the
+            // index of signed-off assessments and read every one (580 ms for a district at
+            // 1,000,000; 7 ms told).
+            await sql<{ n: number | string }>`select count(*) as n from assessments
+              ${engine === 'sqlite' ? sql`indexed by assessments_awaiting_review_unit_idx` : sql``}
               where ${awaitingReview(engine)}
                 and ${scopeCondition('assessments.org_unit_id', scope)}`.execute(db)
           : await sql<{ n: number | string }>`select count(*) as n from patient_follow_ups
