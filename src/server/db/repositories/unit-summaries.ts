@@ -46,9 +46,19 @@ export const unitSummariesRepository = {
   ): Promise<UnitCount[]> {
     const instant = (value: string) =>
       engine === 'postgres' ? sql`${value}::timestamptz` : sql`${value}`;
+    // Within some units SQLite starts from their live records (the units' index of numbers) and
+    // looks up each one's follow-up row: from the list's index it checked every overdue patient's
+    // unit (about 500 ms at 300,000 patients, however few the units; 7 ms for a facility, 150 ms
+    // for a district so). `cross join` is SQLite's way to keep that order.
+    const from =
+      engine === 'sqlite' && scope.kind === 'units'
+        ? sql`patient_records cross join patient_follow_ups
+            on patient_follow_ups.patient_record_id = patient_records.id
+            and patient_records.deleted_at is null`
+        : sql`patient_follow_ups
+            join patient_records on patient_records.id = patient_follow_ups.patient_record_id`;
     const { rows } = await sql<UnitCount>`select patient_records.org_unit_id, count(*) as n
-      from patient_follow_ups
-      join patient_records on patient_records.id = patient_follow_ups.patient_record_id
+      from ${from}
       where ((patient_follow_ups.level = 0
           and patient_follow_ups.assessed_at < ${instant(bounds.highBefore)})
         or (patient_follow_ups.level = 1
