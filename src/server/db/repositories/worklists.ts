@@ -98,25 +98,9 @@ export const worklistsRepository = {
     limit: number,
     after?: { assessedAt: string; patientRecordId: string },
   ): Promise<FollowUpRow[]> {
-    // Within some units SQLite starts from their live records (the units' index of numbers) and
-    // sorts their follow-up rows: from the list's index it walked every patient due and checked
-    // each one's unit (130 ms for a facility at 300,000 patients). `cross join` keeps that order.
-    const fromUnits = engine === 'sqlite' && scope.kind === 'units';
-    let query = (
-      fromUnits
-        ? db
-            .selectFrom('patient_records')
-            .crossJoin('patient_follow_ups')
-            .whereRef('patient_follow_ups.patient_record_id', '=', 'patient_records.id')
-            .where('patient_records.deleted_at', 'is', null)
-        : db
-            .selectFrom('patient_follow_ups')
-            .innerJoin(
-              'patient_records',
-              'patient_records.id',
-              'patient_follow_ups.patient_record_id',
-            )
-    )
+    let query = db
+      .selectFrom('patient_follow_ups')
+      .innerJoin('patient_records', 'patient_records.id', 'patient_follow_ups.patient_record_id')
       .innerJoin('assessments', 'assessments.id', 'patient_follow_ups.assessment_id')
       .where('patient_follow_ups.level', '=', level)
       .$call(withinScope('patient_records.org_unit_id', scope));
