@@ -371,28 +371,39 @@ export async function deletePatient(
   );
 }
 
+/**
+ * A change that may bring the record's number beside another live record's (a restore, a
+ * transfer): the number is read first, so that a unique-index refusal that raced past the check
+ * answers 409 naming the record that holds it.
+ */
+async function changeKeepingNumberUnique(
+  ...[context, requester, id, ...change]: Parameters<typeof changePatient>
+): Promise<PatientRecordRow> {
+  const found = await patientRecordsRepository.find(context.database.db, requester.scope, id);
+  if (found === undefined) throw notFound();
+  return withNumberConflicts(context, requester.scope, found.number, () =>
+    changePatient(context, requester, id, ...change),
+  );
+}
+
 export async function restorePatient(
   context: AppContext,
   requester: Requester,
   id: string,
 ): Promise<Patient> {
-  const found = await patientRecordsRepository.find(context.database.db, requester.scope, id);
-  if (found === undefined) throw notFound();
-  const row = await withNumberConflicts(context, requester.scope, found.number, () =>
-    changePatient(
-      context,
-      requester,
-      id,
-      'patient_restore',
-      undefined,
-      async (trx, current, at) => {
-        if (current.deleted_at === null) {
-          throw new AppError(409, 'conflict', 'This patient is not deleted.');
-        }
-        await assertNumberFree(trx, current.org_unit_id, current.number, { ownId: id });
-        return { deleted_at: null, deleted_by: null, updated_at: at };
-      },
-    ),
+  const row = await changeKeepingNumberUnique(
+    context,
+    requester,
+    id,
+    'patient_restore',
+    undefined,
+    async (trx, current, at) => {
+      if (current.deleted_at === null) {
+        throw new AppError(409, 'conflict', 'This patient is not deleted.');
+      }
+      await assertNumberFree(trx, current.org_unit_id, current.number, { ownId: id });
+      return { deleted_at: null, deleted_by: null, updated_at: at };
+    },
   );
   return present(context, requester.scope, row);
 }
@@ -409,31 +420,27 @@ export async function transferPatient(
   expectedVersion: number,
   orgUnitId: string,
 ): Promise<Patient> {
-  const found = await patientRecordsRepository.find(context.database.db, requester.scope, id);
-  if (found === undefined) throw notFound();
-  const row = await withNumberConflicts(context, requester.scope, found.number, () =>
-    changePatient(
-      context,
-      requester,
-      id,
-      'patient_transfer',
-      expectedVersion,
-      async (trx, current, at) => {
-        if (current.deleted_at !== null) throw notFound();
-        const target = await unitForNewRecord(trx, requester.scope, { chosenUnitId: orgUnitId });
-        if (target === current.org_unit_id) {
-          throw new AppError(
-            409,
-            'conflict',
-            'orgUnitId: The patient is registered at this unit already.',
-            'orgUnitId',
-          );
-        }
-        await assertNumberFree(trx, target, current.number, { ownId: id });
-        return { org_unit_id: target, updated_at: at };
-      },
-      (current) => `from ${current.org_unit_id} to ${orgUnitId}`,
-    ),
+  const row = await changeKeepingNumberUnique(
+    context,
+    requester,
+    id,
+    'patient_transfer',
+    expectedVersion,
+    async (trx, current, at) => {
+      if (current.deleted_at !== null) throw notFound();
+      const target = await unitForNewRecord(trx, requester.scope, { chosenUnitId: orgUnitId });
+      if (target === current.org_unit_id) {
+        throw new AppError(
+          409,
+          'conflict',
+          'orgUnitId: The patient is registered at this unit already.',
+          'orgUnitId',
+        );
+      }
+      await assertNumberFree(trx, target, current.number, { ownId: id });
+      return { org_unit_id: target, updated_at: at };
+    },
+    (current) => `from ${current.org_unit_id} to ${orgUnitId}`,
   );
   return present(context, requester.scope, row);
 }
