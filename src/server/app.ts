@@ -26,6 +26,7 @@ import { exportRoutes } from './routes/exports.ts';
 import { fhirRoutes } from './routes/fhir.ts';
 import { fhirBulkRoutes } from './routes/fhir-bulk.ts';
 import { smartRoutes } from './routes/smart.ts';
+import { smartLaunchRoutes } from './routes/smart-launch.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { patientRoutes } from './routes/patients.ts';
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fhirRoutes(context), { prefix: '/fhir' });
   await app.register(fhirBulkRoutes(context), { prefix: '/fhir' });
   await app.register(smartRoutes(context));
+  await app.register(smartLaunchRoutes(context));
 
   const webRoot = options.webRoot ?? defaultWebRoot;
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

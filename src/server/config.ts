@@ -58,6 +58,25 @@ export interface Config {
    * and everyone else signs in through the provider.
    */
   localSignIn: boolean;
+  /** Launching as a SMART app from a record system; undefined when SMART_CLIENT_ID is unset. */
+  smart: SmartSettings | undefined;
+}
+
+export interface SmartSettings {
+  /** The client id the record system registered this product under. */
+  clientId: string;
+  /** The FHIR base URLs allowed to launch the app, without a trailing slash. */
+  issuers: readonly string[];
+  /** The scopes asked for, space-separated (with patient/RiskAssessment.c when writing back). */
+  scopes: string;
+  /** Whether a saved assessment's RiskAssessments go back into the record. */
+  writeBack: boolean;
+  /** A record value older than this many days is shown beside its field but not put in it. */
+  maxAgeDays: number;
+  /** Where the record's authorization server sends the browser back: PUBLIC_URL + /smart/callback. */
+  redirectUri: string;
+  /** The launch URL an EHR administrator registers: PUBLIC_URL + /smart/launch. */
+  launchUrl: string;
 }
 
 /** One value of the role claim that gives a role (OIDC_ROLE_MAP). */
@@ -316,6 +335,79 @@ function oidcOf(env: Env, publicUrl: string | undefined): OidcSettings | undefin
   };
 }
 
+export const defaultSmartScopes =
+  'launch openid fhirUser patient/Patient.rs patient/Observation.rs patient/Condition.rs patient/FamilyMemberHistory.rs';
+
+/** The scope that lets the app create RiskAssessments in the record (SMART_WRITE_BACK). */
+export const writeBackScope = 'patient/RiskAssessment.c';
+
+/** A FHIR base URL allowed to launch: https://, or http:// on a loopback address; no trailing slash. */
+function smartIssuerOf(raw: string): string {
+  const problem =
+    'must be comma-separated https:// FHIR base URLs of the record systems allowed to launch the app (http:// only on a loopback address), such as https://ehr.clinic.example/fhir/R4';
+  if (!URL.canParse(raw)) throw new ConfigError('SMART_ISSUERS', `${problem} (got "${raw}")`);
+  const url = new URL(raw);
+  const loopback = loopbackHosts.includes(url.hostname) || /^127\./.test(url.hostname);
+  if (
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new ConfigError('SMART_ISSUERS', `${problem} (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function smartOf(env: Env, publicUrl: string | undefined): SmartSettings | undefined {
+  const clientId = env.SMART_CLIENT_ID?.trim() || undefined;
+  if (clientId === undefined) {
+    const stray = ['SMART_ISSUERS', 'SMART_SCOPES', 'SMART_WRITE_BACK'].find(
+      (name) => (env[name] ?? '') !== '',
+    );
+    if (stray !== undefined) {
+      throw new ConfigError(
+        stray,
+        'is set without SMART_CLIENT_ID; set SMART_CLIENT_ID to let record systems launch the app',
+      );
+    }
+    return undefined;
+  }
+  const issuers = (env.SMART_ISSUERS ?? '')
+    .split(',')
+    .map((issuer) => issuer.trim())
+    .filter((issuer) => issuer !== '')
+    .map(smartIssuerOf);
+  if (issuers.length === 0) {
+    throw new ConfigError(
+      'SMART_ISSUERS',
+      'is required with SMART_CLIENT_ID: the FHIR base URLs of the record systems allowed to launch the app, comma-separated',
+    );
+  }
+  if (publicUrl === undefined) {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      "is required with SMART_CLIENT_ID: the record's authorization server sends the browser back to PUBLIC_URL/smart/callback",
+    );
+  }
+  const writeBack = flag(env, 'SMART_WRITE_BACK');
+  const scopes = (env.SMART_SCOPES?.trim() || defaultSmartScopes).split(/\s+/);
+  if (!scopes.includes('launch')) {
+    throw new ConfigError('SMART_SCOPES', `must include launch (got "${env.SMART_SCOPES}")`);
+  }
+  if (writeBack && !scopes.includes(writeBackScope)) scopes.push(writeBackScope);
+  return {
+    clientId,
+    issuers: [...new Set(issuers)],
+    scopes: scopes.join(' '),
+    writeBack,
+    maxAgeDays: integer(env, 'SMART_MAX_AGE_DAYS', 365, 1, 36500),
+    redirectUri: `${publicUrl}/smart/callback`,
+    launchUrl: `${publicUrl}/smart/launch`,
+  };
+}
+
 /** LOCAL_SIGN_IN: true unless set false; false needs a provider to sign in through. */
 function localSignInOf(env: Env, oidc: OidcSettings | undefined): boolean {
   const raw = env.LOCAL_SIGN_IN;
@@ -389,5 +481,6 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashConcurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
     oidc,
     localSignIn: localSignInOf(env, oidc),
+    smart: smartOf(env, publicUrl),
   };
 }

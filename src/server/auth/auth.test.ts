@@ -26,6 +26,10 @@ const publicOperations = new Set([
   'POST /api/oauth/token',
   // CDS Hooks discovery is public; the service itself needs a record system's JWT (401 without).
   'GET /cds-services',
+  // A launch from a record system, and its return: the launch's own cookie binds the browser;
+  // the wizard it opens needs a session (GET /api/smart/launches/{id}).
+  'GET /smart/launch',
+  'GET /smart/callback',
 ]);
 
 /** The gate's options without a provider: the password form alone. */

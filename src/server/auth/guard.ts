@@ -7,6 +7,12 @@ import { isMetricsToken } from '../metrics.ts';
 import { resolveApiToken, type ApiTokenIdentity } from '../services/api-tokens.ts';
 import { recordAudit } from '../services/audit.ts';
 import {
+  allowedIssuer,
+  framingOrigin,
+  smartLaunchCookieName,
+  smartLaunchPath,
+} from '../services/smart-launch.ts';
+import {
   isAccessToken,
   resolveAccessToken,
   type FhirClientIdentity,
@@ -135,7 +141,29 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * The origin that may frame the app's pages: a record system that launched the app in this
+ * browser (its launch cookie), or names itself as an allowed issuer at `/smart/launch`; else none.
+ */
+async function framingOriginOf(
+  context: AppContext,
+  request: FastifyRequest,
+): Promise<string | undefined> {
+  const settings = context.config.smart;
+  if (settings === undefined) return undefined;
+  if (request.routeOptions.url === smartLaunchPath) {
+    const iss = (request.query as Record<string, unknown> | undefined)?.iss;
+    const issuer = typeof iss === 'string' ? allowedIssuer(settings, iss) : undefined;
+    if (issuer !== undefined) return new URL(issuer).origin;
+  }
+  return framingOrigin(context, request.cookies[smartLaunchCookieName]);
+}
+
+function securityHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  framing: string | undefined,
+): void {
   reply.header(
     'content-security-policy',
     [
@@ -149,11 +177,12 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",
-      "frame-ancestors 'none'",
+      // A record system that launched the app shows it in its chart, in a frame.
+      `frame-ancestors ${framing ?? "'none'"}`,
     ].join('; '),
   );
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
+  if (framing === undefined) reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
   if (request.protocol === 'https') {
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
@@ -231,7 +260,7 @@ export function installGuard(app: FastifyInstance, context: AppContext): void {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    securityHeaders(request, reply);
+    securityHeaders(request, reply, await framingOriginOf(context, request));
     const access = request.routeOptions.config.access;
     if (access === 'cds-client') return;
     if (access === undefined || access === 'public') {

@@ -108,6 +108,33 @@ function detailOf(
   return lines.join('\n');
 }
 
+export type CdsCardLink = NonNullable<CdsCard['links']>[number];
+
+/**
+ * The card's link to a full assessment of the patient record: a SMART launch when the product
+ * is a SMART app (the record system launches it for the patient, `appContext` naming the
+ * assessment to start), else the wizard's address.
+ */
+export function assessmentLinkFor(
+  base: string,
+  patientRecordId: string,
+  smartLaunchUrl: string | undefined,
+): CdsCardLink {
+  if (smartLaunchUrl !== undefined) {
+    return {
+      label: START_ASSESSMENT_LABEL,
+      url: smartLaunchUrl,
+      type: 'smart',
+      appContext: JSON.stringify({ start: 'assessment', patientRecordId }),
+    };
+  }
+  return {
+    label: START_ASSESSMENT_LABEL,
+    url: `${base}/assessments/new?patient=${encodeURIComponent(patientRecordId)}`,
+    type: 'absolute',
+  };
+}
+
 /** Whether any condition of a result gets a card. */
 export function hasCards(result: AssessmentResult): boolean {
   return result.conditions.some(hasCard);
@@ -123,13 +150,13 @@ export function cardsFor(options: {
   /** The record data the input was made from. */
   used: RecordDataUsed;
   ruleSet: RuleSet;
-  /** Where a full assessment of this patient starts; undefined when the patient has no record. */
-  assessmentUrl: string | undefined;
+  /** How a full assessment of this patient starts; undefined when the patient has no record. */
+  assessmentLink: CdsCardLink | undefined;
   /** The product's Guidelines page, which shows the rule sets. */
   guidelinesUrl: string;
   uuid: () => string;
 }): CdsCard[] {
-  const { result, input, used, ruleSet, assessmentUrl } = options;
+  const { result, input, used, ruleSet, assessmentLink } = options;
   return result.conditions.filter(hasCard).map((condition) => ({
     uuid: options.uuid(),
     summary: `${CONDITION_DISPLAY_NAMES[condition.condition]}: ${RISK_STATUS_LABELS[condition.riskStatus]}`,
@@ -140,10 +167,6 @@ export function cardsFor(options: {
       url: options.guidelinesUrl,
       topic: { system: RULE_SET_SYSTEM, code: ruleSet.version, display: ruleSet.name },
     },
-    ...(assessmentUrl === undefined
-      ? {}
-      : {
-          links: [{ label: START_ASSESSMENT_LABEL, url: assessmentUrl, type: 'absolute' as const }],
-        }),
+    ...(assessmentLink === undefined ? {} : { links: [assessmentLink] }),
   }));
 }

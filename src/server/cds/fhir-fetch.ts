@@ -205,6 +205,11 @@ export function keysToRead(
   });
 }
 
+/** Reads one key whole from the source (a launch's own read), or a FhirReadFailure. */
+export function readWhole(source: FhirSource, key: PrefetchKey, patientId: string): Promise<unknown> {
+  return readKey(source, key, patientId, { kind: 'unread', why: 'not given' }, undefined);
+}
+
 /** Reads the keys not given whole from the source: all of them, or a FhirReadFailure. */
 export async function readMissingPrefetch(
   source: FhirSource,

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { refusedRange } from './fhir-servers.ts';
 
 /**
- * One GET to a record system's FHIR server, connecting only to an address it has checked: a
+ * One request to a record system's FHIR server, connecting only to an address it has checked: a
  * host name is resolved here and the socket connects to the address that passed (no pooled
  * socket is reused), so a name cannot resolve to a public address for the check and a private
  * one for the connection. A host name may resolve to public unicast addresses only; loopback,
@@ -66,6 +66,17 @@ export function outboundGet(
   /** `named`: the special-range addresses registered URLs name, the only ones reachable. */
   options: { timeoutMs: number; named: ReadonlySet<string> },
 ): Promise<OutboundAnswer> {
+  return outboundRequest('GET', url, headers, undefined, options);
+}
+
+/** One request (a GET, or a POST with its body) under the rules of outboundGet. */
+export function outboundRequest(
+  method: 'GET' | 'POST',
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: { timeoutMs: number; named: ReadonlySet<string> },
+): Promise<OutboundAnswer & { location: string | undefined }> {
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(literal) !== 0) {
     const refused = refusedRange(literal, options.named);
@@ -88,24 +99,32 @@ export function outboundGet(
       settle(() => reject(new OutboundFailure(reason)));
       request.destroy();
     };
-    const request = client.get(url, { headers, agent: false, lookup: lookupPublic }, (answer) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      answer.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) fail(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-        else chunks.push(chunk);
-      });
-      answer.on('end', () =>
-        settle(() =>
-          resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        ),
-      );
-      answer.on('error', () => fail('the answer was cut short'));
-      answer.on('close', () => {
-        if (!answer.complete) fail('the answer was cut short');
-      });
-    });
+    const request = client.request(
+      url,
+      { method, headers, agent: false, lookup: lookupPublic },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) fail(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+          else chunks.push(chunk);
+        });
+        answer.on('end', () =>
+          settle(() =>
+            resolve({
+              status: answer.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              location: answer.headers.location,
+            }),
+          ),
+        );
+        answer.on('error', () => fail('the answer was cut short'));
+        answer.on('close', () => {
+          if (!answer.complete) fail('the answer was cut short');
+        });
+      },
+    );
     const timer = setTimeout(
       () => fail(`no answer within ${options.timeoutMs / 1000} s`),
       options.timeoutMs,
@@ -117,5 +136,6 @@ export function outboundGet(
           : `no connection (${error.code ?? error.name})`,
       ),
     );
+    request.end(body);
   });
 }

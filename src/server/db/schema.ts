@@ -55,6 +55,27 @@ export interface OidcSignInsTable {
   created_at: Timestamp;
 }
 
+/** A launch from a record system as a SMART app (migration 20261129T0100-smart-launches). */
+export interface SmartLaunchesTable {
+  id: string;
+  /** SHA-256 of the random id in the launching browser's cookie. */
+  binding_hash: string;
+  issuer: string;
+  /** The `state` sent to the record's authorization server. */
+  state_key: string;
+  /** The SMART client's state as JSON: PKCE verifier, endpoints, then the token response. */
+  client_state: string;
+  patient_fhir_id: string | null;
+  app_context: string | null;
+  user_id: string | null;
+  patient_record_id: string | null;
+  /** What the record told (values and what could not be read), as JSON; null until read. */
+  record: string | null;
+  written_back_assessment_id: string | null;
+  written_back_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 /** One sign-in counter a key: attempts (or failures) within the window that began at window_start. */
 export interface LoginThrottleTable {
   key: string;
@@ -497,6 +518,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   oidc_sign_ins: OidcSignInsTable;
+  smart_launches: SmartLaunchesTable;
   login_throttle: LoginThrottleTable;
   audit_events: AuditEventsTable;
   patients: PatientsTable;

@@ -7,23 +7,63 @@ import {
 import { oidcCookieName, oidcCookiePath, oidcSignInLifetimeMs } from '../auth/oidc.ts';
 import { sessionCookieName } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { smartLaunchCookieName, smartLaunchLifetimeMs } from '../services/smart-launch.ts';
 
 function secure(context: AppContext, request: FastifyRequest): boolean {
   return context.config.cookieSecure || request.protocol === 'https';
 }
 
+/**
+ * Where a cookie must work inside a record system's chart, which shows the app in a frame of its
+ * own site: SameSite=None, and Partitioned (CHIPS), so the browser keeps it for that site's frames
+ * only. Over HTTPS only, as browsers require Secure for both.
+ */
+function framedCookieAttributes(context: AppContext, request: FastifyRequest) {
+  return secure(context, request)
+    ? { sameSite: 'none' as const, secure: true, partitioned: true }
+    : undefined;
+}
+
+/**
+ * The session cookie: SameSite=Strict; a sign-in inside a launch from a record system (this
+ * browser holds a launch cookie) gets the framed cookie instead, so the chart's frame keeps it.
+ */
 export function setSessionCookie(
   context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   sessionId: string,
 ): void {
+  const launched = (request.cookies[smartLaunchCookieName] ?? '') !== '';
+  const framed = launched ? framedCookieAttributes(context, request) : undefined;
   void reply.setCookie(sessionCookieName, sessionId, {
     path: '/',
     httpOnly: true,
     sameSite: 'strict',
     secure: secure(context, request),
+    ...framed,
     maxAge: context.config.sessionAbsoluteHours * 3600,
+  });
+}
+
+/**
+ * The cookie that binds a launch to the browser that began it, sent on the return from the
+ * record's authorization server (a cross-site navigation, which a strict cookie misses): Lax, or
+ * the framed cookie over HTTPS, as the chart may show the app in a frame.
+ */
+export function setSmartLaunchCookie(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bindingId: string,
+): void {
+  void reply.setCookie(smartLaunchCookieName, bindingId, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(context, request),
+    ...framedCookieAttributes(context, request),
+    maxAge: smartLaunchLifetimeMs / 1000,
   });
 }
 

@@ -11,7 +11,7 @@ import {
   type CdsRequest,
   type CdsResponse,
 } from '../../shared/api/cds-hooks.ts';
-import { cardsFor, hasCards } from '../cds/cards.ts';
+import { assessmentLinkFor, cardsFor, hasCards } from '../cds/cards.ts';
 import { CdsRefusal, verifyCdsClient, type VerifiedClient } from '../cds/client-auth.ts';
 import { FhirReadFailure, keysToRead, readMissingPrefetch } from '../cds/fhir-fetch.ts';
 import { registeredServerOf } from '../cds/fhir-servers.ts';
@@ -323,10 +323,10 @@ export async function callCdsService(
   return {
     cards: cardsFor({
       ...scored,
-      assessmentUrl:
+      assessmentLink:
         patientRecordId === undefined
           ? undefined
-          : `${call.base}/assessments/new?patient=${encodeURIComponent(patientRecordId)}`,
+          : assessmentLinkFor(call.base, patientRecordId, context.config.smart?.launchUrl),
       guidelinesUrl: `${call.base}/guidelines`,
       uuid: () => crypto.randomUUID(),
     }),

@@ -176,6 +176,7 @@ type SeededTable = Exclude<
   | 'user_units'
   | 'bulk_export_jobs'
   | 'bulk_export_chunks'
+  | 'smart_launches'
 >;
 type Rows = { [T in SeededTable]: Insertable<Database[T]>[] };
 

@@ -77,6 +77,16 @@ export const auditActions = [
   'org_unit_create',
   'org_unit_update',
   'org_unit_close',
+  /**
+   * A launch from a record system as a SMART app: refused (an issuer not allowed, a refusal of
+   * the record's authorization server), or taken up by a user; the detail names the issuer, the
+   * target the patient record.
+   */
+  'smart_launch',
+  /** The record read for a launch: which resources, how many, what could not be read; never values. */
+  'smart_read',
+  /** A saved assessment's RiskAssessments sent into the record (failure when they could not be). */
+  'smart_write_back',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

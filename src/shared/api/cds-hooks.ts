@@ -69,7 +69,16 @@ export const cdsCardSchema = z.object({
     topic: cdsCodingSchema,
   }),
   links: z
-    .array(z.object({ label: z.string(), url: z.string(), type: z.literal('absolute') }))
+    .array(
+      z.object({
+        label: z.string(),
+        url: z.string(),
+        /** `smart` when the app can be launched from the record (SMART_CLIENT_ID), else `absolute`. */
+        type: z.enum(['absolute', 'smart']),
+        /** With a `smart` link: what the launched app starts, passed back in its token response. */
+        appContext: z.string().optional(),
+      }),
+    )
     .optional(),
 });
 export type CdsCard = z.infer<typeof cdsCardSchema>;

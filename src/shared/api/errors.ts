@@ -19,6 +19,8 @@ export const errorCodes = [
   'unit_closed',
   /** A CDS Hooks call whose FHIR data was neither prefetched nor could be fetched (412). */
   'fhir_data_unavailable',
+  /** A SMART launch's write-back the record system did not take (502); the assessment is kept. */
+  'record_write_failed',
   'too_many_attempts',
   'database_unavailable',
   'disk_full',

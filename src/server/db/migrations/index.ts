@@ -31,6 +31,7 @@ import { clientUnits } from './20261128T1610-client-units.ts';
 import { bulkExports } from './20261128T1620-bulk-exports.ts';
 import { unitPatientNumbers } from './20261128T1630-unit-patient-numbers.ts';
 import { unitHistoryIndex } from './20261128T1640-unit-history-index.ts';
+import { smartLaunches } from './20261129T0100-smart-launches.ts';
 
 /** Every migration in the order it runs; a new one is appended with a later timestamp. */
 export const migrations: readonly TriageMigration[] = [
@@ -66,4 +67,5 @@ export const migrations: readonly TriageMigration[] = [
   bulkExports,
   unitPatientNumbers,
   unitHistoryIndex,
+  smartLaunches,
 ];
