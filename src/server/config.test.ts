@@ -228,4 +228,55 @@ describe('configuration', () => {
       );
     });
   });
+
+  describe('launching as a SMART app', () => {
+    const smartEnv = {
+      PUBLIC_URL: 'https://triage.clinic.example',
+      SMART_CLIENT_ID: 'triage-app',
+      SMART_ISSUERS: 'https://ehr.clinic.example/fhir/R4/, http://127.0.0.1:8080/fhir',
+    };
+
+    it('is off unless SMART_CLIENT_ID is set', () => {
+      expect(loadConfig({}).smart).toBeUndefined();
+    });
+
+    it('asks the default scopes, and RiskAssessment creation only when writing back', () => {
+      expect(loadConfig(smartEnv).smart).toEqual({
+        clientId: 'triage-app',
+        issuers: ['https://ehr.clinic.example/fhir/R4', 'http://127.0.0.1:8080/fhir'],
+        scopes:
+          'launch openid fhirUser patient/Patient.rs patient/Observation.rs patient/Condition.rs patient/FamilyMemberHistory.rs',
+        writeBack: false,
+        maxAgeDays: 365,
+        redirectUri: 'https://triage.clinic.example/smart/callback',
+        launchUrl: 'https://triage.clinic.example/smart/launch',
+      });
+      const writing = loadConfig({
+        ...smartEnv,
+        SMART_WRITE_BACK: 'true',
+        SMART_MAX_AGE_DAYS: '90',
+      });
+      expect(writing.smart?.scopes.split(' ')).toContain('patient/RiskAssessment.c');
+      expect(writing.smart).toMatchObject({ writeBack: true, maxAgeDays: 90 });
+    });
+
+    it.each([
+      [{ ...smartEnv, SMART_ISSUERS: '' }, 'SMART_ISSUERS is required with SMART_CLIENT_ID'],
+      [{ ...smartEnv, SMART_ISSUERS: 'http://ehr.clinic.example/fhir' }, 'SMART_ISSUERS must be'],
+      [{ ...smartEnv, SMART_ISSUERS: 'https://ehr.example/fhir?x=1' }, 'SMART_ISSUERS must be'],
+      [{ ...smartEnv, PUBLIC_URL: '' }, 'PUBLIC_URL is required with SMART_CLIENT_ID'],
+      [
+        { ...smartEnv, SMART_SCOPES: 'openid patient/Patient.rs' },
+        'SMART_SCOPES must include launch',
+      ],
+      [{ ...smartEnv, SMART_MAX_AGE_DAYS: '0' }, 'SMART_MAX_AGE_DAYS must be a whole number'],
+      [{ ...smartEnv, SMART_WRITE_BACK: 'yes' }, 'SMART_WRITE_BACK must be true or false'],
+      [
+        { SMART_ISSUERS: 'https://ehr.example/fhir' },
+        'SMART_ISSUERS is set without SMART_CLIENT_ID',
+      ],
+    ])('refuses %j', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+  });
 });
