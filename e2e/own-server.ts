@@ -11,6 +11,8 @@ import { adminPassword, adminUsername } from './fixtures.ts';
  */
 export interface OwnServer {
   url: string;
+  /** Its data folder, for the `triage` command to work on beside it. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -74,7 +76,7 @@ export async function startOwnServer(
       () => false,
     );
     // Healthy while this process runs: the answer is this server's, not another program's.
-    if (healthy && server.exitCode === null) return { url, stop };
+    if (healthy && server.exitCode === null) return { url, dataDir, stop };
     if (server.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`The server did not start (exit code ${server.exitCode})`);

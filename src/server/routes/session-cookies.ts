@@ -28,22 +28,36 @@ function framedCookieAttributes(context: AppContext, request: FastifyRequest) {
  * The session cookie: SameSite=Strict; a sign-in inside a launch from a record system (this
  * browser holds a launch cookie) gets the framed cookie instead, so the chart's frame keeps it.
  */
+function sessionCookieAttributes(context: AppContext, request: FastifyRequest) {
+  const launched = (request.cookies[smartLaunchCookieName] ?? '') !== '';
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: secure(context, request),
+    ...(launched ? framedCookieAttributes(context, request) : undefined),
+  };
+}
+
 export function setSessionCookie(
   context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   sessionId: string,
 ): void {
-  const launched = (request.cookies[smartLaunchCookieName] ?? '') !== '';
-  const framed = launched ? framedCookieAttributes(context, request) : undefined;
   void reply.setCookie(sessionCookieName, sessionId, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: secure(context, request),
-    ...framed,
+    ...sessionCookieAttributes(context, request),
     maxAge: context.config.sessionAbsoluteHours * 3600,
   });
+}
+
+/** Clears the session cookie as it was set: a partitioned cookie is cleared only as one. */
+export function clearSessionCookie(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void reply.clearCookie(sessionCookieName, sessionCookieAttributes(context, request));
 }
 
 /**

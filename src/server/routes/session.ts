@@ -23,6 +23,7 @@ import type { AppContext } from '../context.ts';
 import { errorResponses } from './responses.ts';
 import {
   clearOidcCookie,
+  clearSessionCookie,
   setChallengeCookie,
   setOidcCookie,
   setSessionCookie,
@@ -161,7 +162,7 @@ export function sessionRoutes(context: AppContext): FastifyPluginAsyncZod {
           target: { type: 'user', id: user.id },
           address: request.ip,
         });
-        void reply.clearCookie(sessionCookieName, { path: '/' });
+        clearSessionCookie(context, request, reply);
         if (providerSignOutUrl !== null) return reply.status(200).send({ providerSignOutUrl });
         return reply.status(204).send(null);
       },
