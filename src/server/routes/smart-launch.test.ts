@@ -456,4 +456,46 @@ describe.each(testDatabases())('launching as a SMART app on $engine', (testDatab
       ]);
     }
   });
+
+  it('over HTTPS, keeps the launch and a sign-in within it in cookies that work inside the chart only', async () => {
+    const secure = await openTestApp(testDatabase, {
+      PUBLIC_URL: publicUrl,
+      SMART_CLIENT_ID: clientId,
+      SMART_ISSUERS: ehr.issuer,
+      COOKIE_SECURE: 'true',
+    });
+    try {
+      const started = await secure.app.inject({
+        method: 'GET',
+        url: `/smart/launch?iss=${encodeURIComponent(ehr.issuer)}&launch=${ehr.newLaunch()}`,
+      });
+      expect(started.statusCode, started.body).toBe(302);
+      const header = [started.headers['set-cookie']].flat().join('\n');
+      expect(header).toMatch(/triage_smart_launch=[^;]+;.*Secure.*SameSite=None/);
+      expect(header).toContain('Partitioned');
+      const launchCookieValue = started.cookies.find((c) => c.name === launchCookie)?.value;
+
+      await signedInAs(secure, 'nurse', 'nurse-outside');
+      const signIn = (cookie?: string) =>
+        secure.app.inject({
+          method: 'POST',
+          url: '/api/session',
+          headers: cookie === undefined ? {} : { cookie },
+          payload: { username: 'nurse-outside', password: 'a-long-test-passphrase-42' },
+        });
+      // A sign-in anywhere else keeps the strict cookie.
+      const outside = [(await signIn()).headers['set-cookie']].flat().join('\n');
+      expect(outside).toContain('SameSite=Strict');
+      expect(outside).not.toContain('Partitioned');
+      const inside = [
+        (await signIn(`${launchCookie}=${launchCookieValue ?? ''}`)).headers['set-cookie'],
+      ]
+        .flat()
+        .join('\n');
+      expect(inside).toMatch(/triage_session=[^;]+;.*Secure.*SameSite=None/);
+      expect(inside).toContain('Partitioned');
+    } finally {
+      await secure.close();
+    }
+  });
 });
