@@ -24,6 +24,9 @@ const publicOperations = new Set([
   'GET /api/health/ready',
   'GET /cds-services',
   'GET /fhir/metadata',
+  // A launch from a record system and its return: bound by the launch's own cookie.
+  'GET /smart/launch',
+  'GET /smart/callback',
   // SMART Backend Services: the configuration is public, and a token request authenticates by
   // its signed assertion, not a session (an OAuth error without one, never a token).
   'GET /fhir/.well-known/smart-configuration',
