@@ -86,6 +86,51 @@ describe('draft (de)serialisation', () => {
     expect(parseDraft(stored)).toEqual({ ...draft, form: { ...draft.form, orgUnitId: null } });
   });
 
+  it('keeps a launch from a record system: its id, the values with their dates, what was not read', () => {
+    const launched: AssessmentDraft = {
+      ...newDraft('u1', 'ASS-MB1X2Y3Z-AB12', draft.form, {
+        id: 'launch-1',
+        values: [
+          { field: 'height', value: 162.5, date: '2026-10-02', filled: true },
+          { field: 'weight', value: 80, date: '2025-01-10', filled: false },
+          { field: 'age', value: 58, date: null, filled: true },
+          { field: 'familyHistory', condition: 'DM2', value: true, date: null, filled: true },
+          {
+            field: 'diagnosed',
+            condition: 'Hypertension',
+            value: true,
+            date: '2024',
+            filled: true,
+          },
+        ],
+        unread: [{ resource: 'Condition', reason: 'Not granted by the record system.' }],
+        writeBack: true,
+      }),
+    };
+    const stored = memoryStorage();
+    writeDraft(launched, stored);
+    expect(readDraftFor('u1', null, stored)).toEqual(launched);
+    expect(readDraftFor('u1', null, stored)?.launch?.values[1]).toEqual({
+      field: 'weight',
+      value: 80,
+      date: '2025-01-10',
+      filled: false,
+    });
+  });
+
+  it('reads a draft stored before launches existed as one without a launch', () => {
+    const stored = JSON.stringify({ format: 1, draft });
+    const parsed = parseDraft(stored);
+    expect(parsed).toEqual(draft);
+    expect(parsed !== null && 'launch' in parsed).toBe(false);
+    expect(newDraft('u1', 'ASS-1-ABCD', emptyForm)).not.toHaveProperty('launch');
+  });
+
+  it('drops a draft whose launch is not one', () => {
+    const broken = { ...draft, launch: { id: 'launch-1', values: [{ field: 'height' }] } };
+    expect(parseDraft(JSON.stringify({ format: 1, draft: broken }))).toBeNull();
+  });
+
   it('drops anything that is not a draft of this format', () => {
     expect(parseDraft(null)).toBeNull();
     expect(parseDraft('not json')).toBeNull();

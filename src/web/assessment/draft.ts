@@ -1,4 +1,5 @@
 import type { AssessmentForm } from './form.ts';
+import type { RecordLaunch } from './launch.ts';
 
 /**
  * The assessment in progress, kept in the tab's session storage so that an accidental reload
@@ -15,6 +16,12 @@ export interface AssessmentDraft {
   /** Step 4 was finished, so results exist (spec 4). */
   resultsCalculated: boolean;
   form: AssessmentForm;
+  /**
+   * A new assessment started from a record system (a SMART launch): the record's values, which
+   * the fields' notes say, and whether the saved assessment goes back. Absent otherwise, as in
+   * drafts stored before launches existed.
+   */
+  launch?: RecordLaunch;
 }
 
 export const draftStorageKey = 'triage.assessmentDraft';
@@ -26,8 +33,21 @@ export function serializeDraft(draft: AssessmentDraft): string {
   return JSON.stringify({ format: draftFormat, draft });
 }
 
-export function newDraft(userId: string, code: string, form: AssessmentForm): AssessmentDraft {
-  return { userId, code, assessmentId: null, baseVersion: null, resultsCalculated: false, form };
+export function newDraft(
+  userId: string,
+  code: string,
+  form: AssessmentForm,
+  launch?: RecordLaunch,
+): AssessmentDraft {
+  return {
+    userId,
+    code,
+    assessmentId: null,
+    baseVersion: null,
+    resultsCalculated: false,
+    form,
+    ...(launch === undefined ? {} : { launch }),
+  };
 }
 
 export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;

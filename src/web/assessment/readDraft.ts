@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GENDERS } from '../../engine/index.ts';
 import { patientReferenceSchema } from '../../shared/api/patients.ts';
+import { smartLaunchSchema } from '../../shared/api/smart-launch.ts';
 import { assessmentInputSchema } from '../../shared/assessment-input.ts';
 import { draftFormat, draftStorageKey, type AssessmentDraft, type DraftStorage } from './draft.ts';
 import { emptyPatientForm } from './form.ts';
@@ -41,6 +42,10 @@ const draftSchema = z.object({
     // Drafts and outbox entries stored before step 1 asked for the unit have none.
     orgUnitId: z.string().min(1).nullable().default(null),
   }),
+  // Drafts stored before launches from a record system, and those not started from one, have none.
+  launch: smartLaunchSchema
+    .pick({ id: true, values: true, unread: true, writeBack: true })
+    .optional(),
 });
 
 const storedDraftSchema = z.object({ format: z.literal(draftFormat), draft: draftSchema });
