@@ -212,6 +212,20 @@ describe('recordNotes', () => {
     });
   });
 
+  it('keeps a field the nurse changed, without its note', () => {
+    const form = formWithRecordValues(emptyForm, values);
+    const changed: AssessmentForm = {
+      ...form,
+      demographics: { ...form.demographics, weight: '90' },
+      riskFactors: { familyHistory: { DM2: false } },
+    };
+    const notes = recordNotes(launch, changed);
+    expect(notes.weight).toBeNull();
+    expect(notes.familyHistory).toEqual({ DM2: null });
+    expect(notes.height).toBe('from the record, 2 Oct 2026');
+    expect(notes.smoking).toBe('In the record: smokes, 1 Mar 2019 (too old to fill in)');
+  });
+
   it('has none without a launch', () => {
     expect(recordNotes(null, emptyForm)).toEqual({ familyHistory: {}, diagnosed: {} });
   });

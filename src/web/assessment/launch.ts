@@ -179,15 +179,19 @@ export function recordNote(value: RecordValue, form: AssessmentForm): string | n
     : `In the record: ${text}, ${formatRecordDate(value.date)} (too old to fill in)`;
 }
 
-/** The notes of the record's values, by the field they belong to. */
+/**
+ * The notes of the record's values, by the field they belong to: null for a field the record
+ * filled whose value the nurse has changed (the field keeps its layout, without a note), absent
+ * for a field the record says nothing of.
+ */
 export interface RecordNotes {
-  age?: string;
-  gender?: string;
-  height?: string;
-  weight?: string;
-  smoking?: string;
-  familyHistory: Partial<Record<FamilyHistoryCondition, string>>;
-  diagnosed: Partial<Record<Condition, string>>;
+  age?: string | null;
+  gender?: string | null;
+  height?: string | null;
+  weight?: string | null;
+  smoking?: string | null;
+  familyHistory: Partial<Record<FamilyHistoryCondition, string | null>>;
+  diagnosed: Partial<Record<Condition, string | null>>;
 }
 
 export const noRecordNotes: RecordNotes = { familyHistory: {}, diagnosed: {} };
@@ -197,7 +201,6 @@ export function recordNotes(launch: RecordLaunch | null, form: AssessmentForm): 
   const notes: RecordNotes = { familyHistory: {}, diagnosed: {} };
   for (const value of firstPerField(launch.values)) {
     const note = recordNote(value, form);
-    if (note === null) continue;
     if (value.field === 'familyHistory') notes.familyHistory[value.condition] = note;
     else if (value.field === 'diagnosed') notes.diagnosed[value.condition] = note;
     else notes[value.field] = note;

@@ -41,6 +41,7 @@ import {
   withPatientForm,
 } from '../assessment/patient.ts';
 import type { StepFacts } from '../assessment/steps.ts';
+import { recordNotes, type RecordLaunch } from '../assessment/launch.ts';
 import { clinicDay } from '../session/clinicCalendar.ts';
 import {
   asksForUnit,
@@ -58,6 +59,8 @@ export interface WizardRecord {
   baseVersion: number | null;
   resultsCalculated: boolean;
   form: AssessmentForm;
+  /** The launch from a record system a new assessment was started from, if it was. */
+  launch: RecordLaunch | null;
 }
 
 /**
@@ -169,6 +172,8 @@ export function useAssessmentWizard({
     });
   }, [isNew, units.offered, units.rememberedId]);
   const parsed = useMemo(() => parseDemographics(form.demographics), [form.demographics]);
+  const { launch } = record;
+  const notes = useMemo(() => recordNotes(launch, form), [launch, form]);
   const patientIssues = useMemo(
     () => patientProblems(form.patient, clinicDay(new Date())),
     [form.patient],
@@ -205,6 +210,7 @@ export function useAssessmentWizard({
       baseVersion: record.baseVersion,
       resultsCalculated: record.resultsCalculated,
       form,
+      ...(record.launch === null ? {} : { launch: record.launch }),
     });
   }, [user.id, record, form, saved, signedOff, dirty]);
 
@@ -262,6 +268,7 @@ export function useAssessmentWizard({
         current.form.patient === formSent.patient &&
         (isNewPatient(formSent.patient) || isPatientByNumber(formSent.patient));
       return {
+        ...current,
         code: assessment.code ?? current.code,
         saved: assessment,
         baseVersion: assessment.version,
@@ -401,6 +408,9 @@ export function useAssessmentWizard({
     saved,
     form,
     parsed,
+    /** The launch from a record system, and what each field says of the record's values. */
+    launch,
+    recordNotes: notes,
     unitChoice,
     patientProblems: patientIssues,
     dirty,

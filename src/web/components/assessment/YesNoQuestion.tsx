@@ -1,4 +1,5 @@
 import { Group, Radio } from '@mantine/core';
+import { withRecordNote } from './RecordNote.tsx';
 
 /** A Yes/No question; unanswered until one is chosen (an unanswered question does not apply). */
 export function YesNoQuestion({
@@ -6,11 +7,14 @@ export function YesNoQuestion({
   value,
   onChange,
   disabled = false,
+  note,
 }: {
   label: string;
   value: boolean | undefined;
   onChange: (answer: boolean) => void;
   disabled?: boolean;
+  /** What the record says of the answer, under the question (a launch from a record system). */
+  note?: string | null | undefined;
 }) {
   const selected = value === undefined ? null : value ? 'yes' : 'no';
   return (
@@ -19,6 +23,7 @@ export function YesNoQuestion({
       value={selected}
       onChange={(answer) => onChange(answer === 'yes')}
       disabled={disabled}
+      {...withRecordNote(note)}
     >
       <Group gap="lg" mt={6}>
         <Radio value="yes" label="Yes" />

@@ -13,6 +13,7 @@ import { LoadingText } from '../../components/errors/LoadingText.tsx';
 import { OutboxUnlock } from '../../offline/OutboxUnlock.tsx';
 import { useOnline } from '../../offline/useOnline.ts';
 import { DemographicsStep } from './DemographicsStep.tsx';
+import { unreadLines } from '../../assessment/launch.ts';
 import {
   canOpenStep,
   firstStep,
@@ -168,6 +169,8 @@ export function AssessmentWizard({
               onChooseUnit={wizard.chooseUnit}
               patient={wizard.form.patient}
               patientProblems={wizard.patientProblems}
+              recordNotes={wizard.recordNotes}
+              unreadFromRecord={unreadLines(wizard.launch)}
               canContinue={canOpenStep(facts, 2)}
               onChange={(demographics) => wizard.updateForm((form) => ({ ...form, demographics }))}
               onPatientChange={wizard.changePatient}
@@ -179,6 +182,7 @@ export function AssessmentWizard({
             <RiskFactorsStep
               ruleSet={wizard.rulesShown}
               answers={wizard.form.riskFactors}
+              recordNotes={wizard.recordNotes}
               onChange={(riskFactors) => wizard.updateForm((form) => ({ ...form, riskFactors }))}
               onBack={() => goToStep(1)}
               onContinue={() => goToStep(3)}
@@ -199,6 +203,7 @@ export function AssessmentWizard({
             <ManagementStep
               ruleSet={wizard.rulesShown}
               management={wizard.form.management}
+              recordNotes={wizard.recordNotes.diagnosed}
               onChange={(management) => wizard.updateForm((form) => ({ ...form, management }))}
               onBack={() => goToStep(3, lastConditionIndex)}
               onCalculate={() => goToStep(5)}

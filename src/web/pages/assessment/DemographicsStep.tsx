@@ -26,6 +26,8 @@ import type { PatientProblems } from '../../assessment/patient.ts';
 import { demographicsFilled } from '../../assessment/steps.ts';
 import { assessmentUnitLabel } from '../../assessment/unitChoice.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
+import { UnreadFromRecord, withRecordNote } from '../../components/assessment/RecordNote.tsx';
+import type { RecordNotes } from '../../assessment/launch.ts';
 import type { UnitChoice } from '../../hooks/useAssessmentWizard.ts';
 import { PatientField } from './PatientField.tsx';
 
@@ -111,6 +113,8 @@ export function DemographicsStep({
   unitChoice,
   patient,
   patientProblems,
+  recordNotes,
+  unreadFromRecord,
   canContinue,
   onChange,
   onChooseUnit,
@@ -123,6 +127,10 @@ export function DemographicsStep({
   unitChoice: UnitChoice;
   patient: PatientForm;
   patientProblems: PatientProblems;
+  /** What the record says of each field (a launch from a record system). */
+  recordNotes: Pick<RecordNotes, DemographicField>;
+  /** What the record could not be asked, 'resource: reason' each. */
+  unreadFromRecord: readonly string[];
   canContinue: boolean;
   onChange: (form: DemographicsForm) => void;
   onChooseUnit: (orgUnitId: string) => void;
@@ -141,6 +149,7 @@ export function DemographicsStep({
 
   return (
     <Stack gap="lg">
+      <UnreadFromRecord lines={unreadFromRecord} />
       <UnitField choice={unitChoice} onChoose={onChooseUnit} />
       <PatientField
         patient={patient}
@@ -159,7 +168,10 @@ export function DemographicsStep({
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <NumberInput
           label="Age"
-          description={`Whole years, ${WIZARD_AGE_RANGE.min} to ${WIZARD_AGE_RANGE.max}`}
+          {...withRecordNote(
+            recordNotes.age,
+            `Whole years, ${WIZARD_AGE_RANGE.min} to ${WIZARD_AGE_RANGE.max}`,
+          )}
           required
           value={form.age}
           onChange={(value) => setText('age', value)}
@@ -174,6 +186,7 @@ export function DemographicsStep({
         />
         <Radio.Group
           label="Gender"
+          {...withRecordNote(recordNotes.gender)}
           required
           value={form.gender}
           onChange={(value) => {
@@ -191,7 +204,10 @@ export function DemographicsStep({
         </Radio.Group>
         <NumberInput
           label="Height (cm)"
-          description={`${DEMOGRAPHIC_RANGES.height.min} to ${DEMOGRAPHIC_RANGES.height.max} cm`}
+          {...withRecordNote(
+            recordNotes.height,
+            `${DEMOGRAPHIC_RANGES.height.min} to ${DEMOGRAPHIC_RANGES.height.max} cm`,
+          )}
           required
           value={form.height}
           onChange={(value) => setText('height', value)}
@@ -207,7 +223,10 @@ export function DemographicsStep({
         />
         <NumberInput
           label="Weight (kg)"
-          description={`${DEMOGRAPHIC_RANGES.weight.min} to ${DEMOGRAPHIC_RANGES.weight.max} kg`}
+          {...withRecordNote(
+            recordNotes.weight,
+            `${DEMOGRAPHIC_RANGES.weight.min} to ${DEMOGRAPHIC_RANGES.weight.max} kg`,
+          )}
           required
           value={form.weight}
           onChange={(value) => setText('weight', value)}

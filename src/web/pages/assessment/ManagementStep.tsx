@@ -29,6 +29,7 @@ import {
   prescriptionDurationOption,
 } from '../../components/assessment/display.ts';
 import { withManagementAnswer } from '../../assessment/form.ts';
+import type { RecordNotes } from '../../assessment/launch.ts';
 
 /** A diagnosed condition's answer with the choices made so far (a choice not made is absent). */
 function diagnosedAnswer(
@@ -46,11 +47,14 @@ function ConditionManagement({
   condition,
   rules,
   answer,
+  note,
   onChange,
 }: {
   condition: Condition;
   rules: ConditionRules;
   answer: ManagementAnswer | undefined;
+  /** What the record says of the diagnosis (a launch from a record system). */
+  note: string | null | undefined;
   onChange: (answer: ManagementAnswer) => void;
 }) {
   const name = CONDITION_DISPLAY_NAMES[condition];
@@ -62,6 +66,7 @@ function ConditionManagement({
         <YesNoQuestion
           label={`Is the patient diagnosed with ${name}?`}
           value={answer?.diagnosed}
+          note={note}
           // No discards the choices below: they only count for a diagnosed condition.
           onChange={(yes) => onChange(yes ? { ...answer, diagnosed: true } : { diagnosed: false })}
         />
@@ -124,6 +129,7 @@ function ConditionManagement({
 export function ManagementStep({
   ruleSet,
   management,
+  recordNotes,
   onChange,
   onBack,
   onCalculate,
@@ -131,6 +137,8 @@ export function ManagementStep({
   /** The rules whose scores and caps the options show: those saves score with. */
   ruleSet: RuleSet;
   management: ManagementAnswers;
+  /** What the record says of each condition's diagnosis, by condition. */
+  recordNotes: RecordNotes['diagnosed'];
   onChange: (management: ManagementAnswers) => void;
   onBack: () => void;
   onCalculate: () => void;
@@ -147,6 +155,7 @@ export function ManagementStep({
           condition={condition}
           rules={ruleSet.conditions[condition]}
           answer={management[condition]}
+          note={recordNotes[condition]}
           onChange={(answer) => onChange(withManagementAnswer(management, condition, answer))}
         />
       ))}

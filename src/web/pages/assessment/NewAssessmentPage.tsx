@@ -3,6 +3,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { generateAssessmentCode } from '../../../engine/index.ts';
 import { getPatient } from '../../api/patients.ts';
+import { getSmartLaunch } from '../../api/smart-launch.ts';
+import type { Patient } from '../../../shared/api/patients.ts';
 import { errorMessage } from '../../forms.ts';
 import type { WizardRecord } from '../../hooks/useAssessmentWizard.ts';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
@@ -14,12 +16,59 @@ import { newDraft, writeDraft, type AssessmentDraft } from '../../assessment/dra
 import { readDraftFor } from '../../assessment/readDraft.ts';
 import { emptyForm, type AssessmentForm } from '../../assessment/form.ts';
 import { withChosenPatient } from '../../assessment/patient.ts';
+import { formFromLaunch, recordLaunchOf, type RecordLaunch } from '../../assessment/launch.ts';
 
-function startDraft(userId: string, form: AssessmentForm = emptyForm): AssessmentDraft {
-  return newDraft(userId, generateAssessmentCode(Date.now(), Math.random), form);
+function startDraft(
+  userId: string,
+  form: AssessmentForm = emptyForm,
+  launch?: RecordLaunch,
+): AssessmentDraft {
+  return newDraft(userId, generateAssessmentCode(Date.now(), Math.random), form, launch);
 }
 
-const patientLoadFailed = 'Failed to load patient';
+export const newAssessmentTexts = {
+  patientLoadFailed: 'Failed to load patient',
+  withoutPatient: 'Start without a patient',
+  loadingPatient: 'Loading patient...',
+  launchLoadFailed: 'Failed to load the record',
+  withoutRecord: 'Start without the record',
+  loadingRecord: 'Loading the record...',
+} as const;
+
+interface LoadFailure {
+  title: string;
+  message: string;
+}
+
+/** A failed step of starting from a launch: which one it was, and why. */
+class LaunchStartFailed extends Error {
+  readonly failure: LoadFailure;
+  constructor(title: string, error: unknown) {
+    super(title);
+    this.failure = { title, message: errorMessage(error) };
+  }
+}
+
+/**
+ * A launch from a record system, read for a new assessment: its patient record chosen (when the
+ * server matched or made one) and the record's values filled in over it.
+ */
+async function startFromLaunch(
+  launchId: string,
+  signal: AbortSignal,
+  keepPatient: (patient: Patient) => void,
+): Promise<{ form: AssessmentForm; launch: RecordLaunch }> {
+  const smart = await getSmartLaunch(launchId, signal).catch((error: unknown) => {
+    throw new LaunchStartFailed(newAssessmentTexts.launchLoadFailed, error);
+  });
+  const launch = recordLaunchOf(smart);
+  if (smart.patientRecordId === null) return { form: formFromLaunch(launch, null), launch };
+  const patient = await getPatient(smart.patientRecordId, signal).catch((error: unknown) => {
+    throw new LaunchStartFailed(newAssessmentTexts.patientLoadFailed, error);
+  });
+  keepPatient(patient);
+  return { form: formFromLaunch(launch, patient), launch };
+}
 
 /** The assessment in progress in this tab, or a fresh one when there is none. */
 function NewAssessmentWizard({ userId }: { userId: string }) {
@@ -32,42 +81,45 @@ function NewAssessmentWizard({ userId }: { userId: string }) {
       baseVersion: null,
       resultsCalculated: draft.resultsCalculated,
       form: draft.form,
+      launch: draft.launch ?? null,
     };
   });
   return (
     <AssessmentWizard
       initial={initial}
-      onCreated={(assessment) =>
+      onCreated={(assessment) => {
         void navigate(`/assessments/${encodeURIComponent(assessment.id)}`, {
           replace: true,
           state: { justCreated: true } satisfies JustCreated,
-        })
-      }
+        });
+      }}
     />
   );
 }
 
-function PatientLoadFailed({
-  message,
+function LoadFailed({
+  failure,
+  withoutLabel,
   onRetry,
   onWithout,
 }: {
-  message: string;
+  failure: LoadFailure;
+  withoutLabel: string;
   onRetry: () => void;
   onWithout: () => void;
 }) {
-  usePageTitle(patientLoadFailed);
+  usePageTitle(failure.title);
   return (
     <Container size="lg">
-      <Alert color="red" title={patientLoadFailed}>
+      <Alert color="red" title={failure.title}>
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{message}</Text>
+          <Text size="sm">{failure.message}</Text>
           <Group gap="sm">
             <Button size="xs" onClick={onRetry}>
               Try Again
             </Button>
             <Button size="xs" variant="default" onClick={onWithout}>
-              Start without a patient
+              {withoutLabel}
             </Button>
             <Button size="xs" variant="subtle" component={Link} to="/">
               Back to Dashboard
@@ -81,61 +133,86 @@ function PatientLoadFailed({
 
 /**
  * `/assessments/new` starts a new assessment: all data reset, step 1, a new code (spec 4);
- * `/assessments/new?patient=<id>` starts it for that patient record, which fills what it knows.
- * The wizard then keeps `?step=` in the address, and an address with a step restores the
- * assessment in progress, so that reloading the tab loses nothing.
+ * `/assessments/new?patient=<id>` starts it for that patient record, which fills what it knows;
+ * `/assessments/new?launch=<id>` (where a launch from a record system lands) starts it with what
+ * the record says, for the launch's patient record. The wizard then keeps `?step=` in the
+ * address, and an address with a step restores the assessment in progress (the launch's values
+ * with it), so that reloading the tab loses nothing.
  */
 export function NewAssessmentPage() {
   const user = useSignedInUser();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const starting = !searchParams.has('step');
-  const patientId = starting ? searchParams.get('patient') : null;
-  const [failure, setFailure] = useState<string | null>(null);
+  const launchId = starting ? searchParams.get('launch') : null;
+  const patientId = starting && launchId === null ? searchParams.get('patient') : null;
+  const [failure, setFailure] = useState<LoadFailure | null>(null);
   const [attempt, setAttempt] = useState(0);
   const { keepPatients } = useOutbox();
 
   useEffect(() => {
     if (!starting) return;
-    const begin = (form?: AssessmentForm) => {
-      writeDraft(startDraft(user.id, form));
+    const begin = (form?: AssessmentForm, launch?: RecordLaunch) => {
+      writeDraft(startDraft(user.id, form, launch));
       void navigate({ search: '?step=1' }, { replace: true });
     };
+    // Opened here, the record stays on the device for step 1 to offer offline.
+    const keepPatient = (patient: Patient) => void keepPatients([patient]).catch(() => undefined);
+    const controller = new AbortController();
+    if (launchId !== null) {
+      setFailure(null);
+      startFromLaunch(launchId, controller.signal, keepPatient).then(
+        ({ form, launch }) => begin(form, launch),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setFailure(
+            error instanceof LaunchStartFailed
+              ? error.failure
+              : { title: newAssessmentTexts.launchLoadFailed, message: errorMessage(error) },
+          );
+        },
+      );
+      return () => controller.abort();
+    }
     if (patientId === null) {
       begin();
       return;
     }
-    const controller = new AbortController();
     setFailure(null);
     getPatient(patientId, controller.signal).then(
       // A new assessment is made today: the age the server gives for today.
       (patient) => {
-        // Opened here, the record stays on the device for step 1 to offer offline.
-        keepPatients([patient]).catch(() => undefined);
+        keepPatient(patient);
         begin(withChosenPatient(emptyForm, patient, patient.age));
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setFailure(errorMessage(error));
+        if (controller.signal.aborted) return;
+        setFailure({ title: newAssessmentTexts.patientLoadFailed, message: errorMessage(error) });
       },
     );
     return () => controller.abort();
-  }, [starting, patientId, user.id, navigate, attempt, keepPatients]);
+  }, [starting, launchId, patientId, user.id, navigate, attempt, keepPatients]);
 
   if (!starting) return <NewAssessmentWizard userId={user.id} />;
   if (failure !== null) {
     return (
-      <PatientLoadFailed
-        message={failure}
+      <LoadFailed
+        failure={failure}
+        withoutLabel={
+          launchId === null ? newAssessmentTexts.withoutPatient : newAssessmentTexts.withoutRecord
+        }
         onRetry={() => setAttempt((n) => n + 1)}
         onWithout={() => void navigate('/assessments/new', { replace: true })}
       />
     );
   }
-  if (patientId === null) return null;
+  if (launchId === null && patientId === null) return null;
   return (
     <Group gap="sm" role="status">
       <Loader size="sm" />
-      <Text>Loading patient...</Text>
+      <Text>
+        {launchId === null ? newAssessmentTexts.loadingPatient : newAssessmentTexts.loadingRecord}
+      </Text>
     </Group>
   );
 }

@@ -8,6 +8,7 @@ import {
   type RuleSet,
 } from '../../../engine/index.ts';
 import { YesNoQuestion } from '../../components/assessment/YesNoQuestion.tsx';
+import type { RecordNotes } from '../../assessment/launch.ts';
 
 const demographicCriteria: ReadonlySet<RiskFactorCriterion['kind']> = new Set([
   'ageAtLeast',
@@ -30,6 +31,7 @@ const automaticRiskFactors = (ruleSet: RuleSet) =>
 export function RiskFactorsStep({
   ruleSet,
   answers,
+  recordNotes,
   onChange,
   onBack,
   onContinue,
@@ -37,6 +39,8 @@ export function RiskFactorsStep({
   /** The rules whose automatic risk factors are listed: those saves score with. */
   ruleSet: RuleSet;
   answers: RiskFactorAnswers;
+  /** What the record says of smoking and family history (a launch from a record system). */
+  recordNotes: Pick<RecordNotes, 'smoking' | 'familyHistory'>;
   onChange: (answers: RiskFactorAnswers) => void;
   onBack: () => void;
   onContinue: () => void;
@@ -47,6 +51,7 @@ export function RiskFactorsStep({
       <YesNoQuestion
         label="Smoking (current or within 5 years)"
         value={answers.smoking}
+        note={recordNotes.smoking}
         onChange={(smoking) => onChange({ ...answers, smoking })}
       />
       {FAMILY_HISTORY_CONDITIONS.map((condition) => (
@@ -54,6 +59,7 @@ export function RiskFactorsStep({
           key={condition}
           label={`Family history of ${CONDITION_DISPLAY_NAMES[condition]}`}
           value={familyHistory[condition]}
+          note={recordNotes.familyHistory[condition]}
           onChange={(value) =>
             onChange({ ...answers, familyHistory: { ...familyHistory, [condition]: value } })
           }

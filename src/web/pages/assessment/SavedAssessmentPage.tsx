@@ -23,6 +23,8 @@ function initialRecord(assessment: Assessment, userId: string): WizardRecord {
     baseVersion: draft?.baseVersion ?? assessment.version,
     resultsCalculated: true,
     form: draft?.form ?? formFromAssessment(assessment),
+    // The record's values are notes on a new assessment's fields; once saved, its own answers.
+    launch: null,
   };
 }
 
