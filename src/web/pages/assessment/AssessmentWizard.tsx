@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useEffect, useRef } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Container, Stack, Title } from '@mantine/core';
 import { CONDITIONS } from '../../../engine/index.ts';
@@ -71,9 +71,12 @@ const lastConditionIndex = CONDITIONS.length - 1;
 export function AssessmentWizard({
   initial,
   onCreated,
+  notice = null,
 }: {
   initial: WizardRecord;
   onCreated: (assessment: Assessment) => void;
+  /** Shown under the heading on every step, such as whether the result went back to the record. */
+  notice?: ReactNode;
 }) {
   const user = useSignedInUser();
   const navigate = useNavigate();
@@ -156,6 +159,7 @@ export function AssessmentWizard({
           </Title>
           <AssessmentBadges code={wizard.code} signedOff={wizard.signedOff} />
         </Stack>
+        {notice}
         {/* Offline after a reload, the step 1 records and a save kept for upload need the key. */}
         {!online && <OutboxUnlock />}
         <StepBar items={stepBarItems} current={step} onSelect={goToStep} />

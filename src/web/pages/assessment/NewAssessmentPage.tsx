@@ -17,6 +17,7 @@ import { readDraftFor } from '../../assessment/readDraft.ts';
 import { emptyForm, type AssessmentForm } from '../../assessment/form.ts';
 import { withChosenPatient } from '../../assessment/patient.ts';
 import { formFromLaunch, recordLaunchOf, type RecordLaunch } from '../../assessment/launch.ts';
+import { keepWriteBackLink } from '../../assessment/writeBack.ts';
 
 function startDraft(
   userId: string,
@@ -88,6 +89,11 @@ function NewAssessmentWizard({ userId }: { userId: string }) {
     <AssessmentWizard
       initial={initial}
       onCreated={(assessment) => {
+        const { launch } = initial;
+        // The saved page sends it into the record, once, and says how that went.
+        if (launch?.writeBack === true) {
+          keepWriteBackLink(assessment.id, { launchId: launch.id, state: 'due' });
+        }
         void navigate(`/assessments/${encodeURIComponent(assessment.id)}`, {
           replace: true,
           state: { justCreated: true } satisfies JustCreated,

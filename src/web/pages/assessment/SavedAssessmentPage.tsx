@@ -8,6 +8,7 @@ import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { useSignedInUser } from '../../hooks/useSession.ts';
 import { offlineTexts } from '../../offline/texts.ts';
 import { AssessmentWizard } from './AssessmentWizard.tsx';
+import { RecordWriteBack } from './RecordWriteBack.tsx';
 import { readDraftFor } from '../../assessment/readDraft.ts';
 import { formFromAssessment } from '../../assessment/form.ts';
 import { wizardTexts } from '../../components/assessment/messages.ts';
@@ -47,7 +48,13 @@ function LoadFailed({ onRetry }: { onRetry: () => void }) {
 function LoadedAssessment({ assessment, userId }: { assessment: Assessment; userId: string }) {
   const [initial] = useState(() => initialRecord(assessment, userId));
   // Saved assessments are only ever updated here, never created.
-  return <AssessmentWizard initial={initial} onCreated={() => undefined} />;
+  return (
+    <AssessmentWizard
+      initial={initial}
+      onCreated={() => undefined}
+      notice={<RecordWriteBack assessmentId={assessment.id} />}
+    />
+  );
 }
 
 /** Router state of the navigation that follows a first save: the cached copy is its answer. */
