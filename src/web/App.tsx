@@ -5,6 +5,7 @@ import { AccessGate } from './components/AccessGate.tsx';
 import { AppLayout } from './components/AppLayout.tsx';
 import { FullScreenLoading } from './components/FullScreenLoading.tsx';
 import { RequirePermission } from './components/RequirePermission.tsx';
+import { useReturnAfterSignIn } from './hooks/useReturnAfterSignIn.ts';
 import { useSession } from './hooks/useSession.ts';
 import { OutboxProvider } from './offline/OutboxProvider.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
@@ -107,6 +108,9 @@ export function App() {
   useEffect(() => {
     if (state.status === 'signedOut') queryClient.clear();
   }, [state.status, queryClient]);
+  // Signed in through the organisation's provider: back to the page the gate stood in front of.
+  const returning = useReturnAfterSignIn(state.status);
+  if (returning) return <FullScreenLoading />;
   switch (state.status) {
     case 'checking':
       return <FullScreenLoading />;

@@ -22,6 +22,7 @@ import { getSessionStatus, providerSignInPath } from '../api/session.ts';
 import { usePageTitle } from '../hooks/usePageTitle.ts';
 import { useSession } from '../hooks/useSession.ts';
 import { endPendingServerSession } from '../session/pendingSignOut.ts';
+import { keepReturnPath } from '../session/returnPath.ts';
 import { signInFailure } from '../session/sessionState.ts';
 import { AppFooter } from './AppFooter.tsx';
 import { secondFactorPagePath, secondFactorRequiredText } from './SecondFactorRequiredNotice.tsx';
@@ -109,6 +110,8 @@ export function AccessGate({ notice }: { notice: string | null }) {
 
   function signInWithProvider() {
     setLeaving(true);
+    // The provider's sign-in comes back to '/': this page (a launch from the record) opens after.
+    keepReturnPath(`${pathname}${search}`);
     // An owed sign-out sent after the provider's sign-in would end the new session instead.
     void endPendingServerSession().finally(() => window.location.assign(providerSignInPath));
   }
