@@ -24,10 +24,11 @@ export function withRecordNote(
         note
       ) : (
         <>
-          {/* The description is a paragraph: spans, not blocks, inside it. */}
+          {/* In the description's paragraph: a span on a line of its own, and a space between
+              the two where they are read as one text. */}
           <Box component="span" display="block">
             {note}
-          </Box>
+          </Box>{' '}
           {description}
         </>
       ),
