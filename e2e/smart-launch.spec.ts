@@ -64,8 +64,11 @@ test.describe('launching from the record system', () => {
   }) => {
     await page.goto(launchUrl());
     // The record system's authorization server sent the browser back; the gate shows first.
+    await expect(page.getByRole('heading', gateTitle)).toBeVisible();
+    const opened = new URL(page.url());
+    expect(opened.pathname).toBe('/assessments/new');
+    const launchId = opened.searchParams.get('launch') ?? '';
     await signInAtTheGate(page);
-    expect(new URL(page.url()).pathname).toBe('/assessments/new');
 
     // Step 1 from the record, each value with where it came from.
     await expect(page.getByRole('textbox', { name: 'Age' })).toHaveValue('58');
@@ -109,6 +112,17 @@ test.describe('launching from the record system', () => {
     await failed.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByText('Sent to the record.')).toBeVisible();
     await page.screenshot({ path: 'test-results/smart-launch-saved.png', fullPage: true });
+    expect(ehr.riskAssessments().length - before).toBe(6);
+    // Sent again (a retry after a lost answer): the record already holds them, no second copy.
+    const assessmentId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    const again = await page.request.post(
+      `${server.url}/api/smart/launches/${launchId}/write-back`,
+      {
+        data: { assessmentId },
+        headers: { origin: server.url },
+      },
+    );
+    expect(await again.json()).toMatchObject({ created: 0, alreadyThere: 6 });
     expect(ehr.riskAssessments().length - before).toBe(6);
     expect(ehr.tokenRequests.every((request) => request.pkceVerified)).toBe(true);
   });

@@ -144,7 +144,7 @@ describe.each(testDatabases())('launching as a SMART app on $engine', (testDatab
     const launched = read.json<SmartLaunch>();
     expect(launched).toMatchObject({ issuer: ehr.issuer, unread: [], writeBack: true });
     expect(launched.values).toEqual([
-      { field: 'age', value: 58, date: '1968-05-14', filled: true },
+      { field: 'age', value: 58, date: null, filled: true },
       { field: 'gender', value: 'Female', date: null, filled: true },
       { field: 'height', value: 162, date: '2026-10-02', filled: true },
       { field: 'weight', value: 88, date: '2026-10-02', filled: true },

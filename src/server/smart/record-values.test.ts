@@ -46,7 +46,7 @@ const record: PrefetchData = {
 describe('the values a launch takes from the record', () => {
   it('fills recent values and shows, unfilled, those older than the limit or undated', () => {
     expect(recordValues(record, 'p1', today, 365)).toEqual([
-      { field: 'age', value: 58, date: '1968-05-14', filled: true },
+      { field: 'age', value: 58, date: null, filled: true },
       { field: 'gender', value: 'Female', date: null, filled: true },
       { field: 'height', value: 162, date: '2026-10-02', filled: true },
       { field: 'weight', value: 80, date: '2025-01-10', filled: false },

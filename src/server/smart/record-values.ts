@@ -28,7 +28,8 @@ export function recordValues(
   });
   const values: RecordValue[] = [];
   if (used.age !== undefined) {
-    values.push({ field: 'age', value: used.age, date: used.birthDate ?? null, filled: true });
+    // Worked out today from the date of birth: as of no earlier day.
+    values.push({ field: 'age', value: used.age, date: null, filled: true });
   }
   if (used.gender !== undefined) {
     values.push({ field: 'gender', value: used.gender, date: null, filled: true });

@@ -16,7 +16,7 @@ const sourced = {
 };
 
 export const recordValueSchema = z.discriminatedUnion('field', [
-  /** Whole years on the clinic's calendar today, from the record's date of birth (the `date`). */
+  /** Whole years on the clinic's calendar today, from the record's date of birth; undated. */
   z.object({ field: z.literal('age'), value: z.number().int(), ...sourced }),
   z.object({ field: z.literal('gender'), value: z.enum(GENDERS), ...sourced }),
   /** Centimetres, converted from the record's unit and rounded to 0.1. */
