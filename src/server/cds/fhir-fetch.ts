@@ -206,7 +206,11 @@ export function keysToRead(
 }
 
 /** Reads one key whole from the source (a launch's own read), or a FhirReadFailure. */
-export function readWhole(source: FhirSource, key: PrefetchKey, patientId: string): Promise<unknown> {
+export function readWhole(
+  source: FhirSource,
+  key: PrefetchKey,
+  patientId: string,
+): Promise<unknown> {
   return readKey(source, key, patientId, { kind: 'unread', why: 'not given' }, undefined);
 }
 
