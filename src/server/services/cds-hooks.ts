@@ -31,7 +31,7 @@ import type { Executor } from '../db/repositories/executor.ts';
 import { orgUnitsRepository } from '../db/repositories/org-units.ts';
 import { patientRecordsRepository } from '../db/repositories/patient-records.ts';
 import { AppError, fieldPath } from '../errors.ts';
-import { timeOrderedId } from '../ids.ts';
+import { newPatientRecordRow } from './patients.ts';
 import { localDate } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import type { CdsFailureAudit } from './cds-failure-audit.ts';
@@ -139,30 +139,16 @@ async function matchPatientRecord(
   const unit = await orgUnitsRepository.findById(trx, unitId);
   if (unit === undefined || unit.closed_at !== null) return undefined;
   const now = context.now();
-  const id = timeOrderedId(now.getTime());
-  await patientRecordsRepository.insert(trx, {
-    id,
-    number: candidate.number,
-    number_key: candidate.number.toLowerCase(),
-    name: candidate.name,
-    birth_date: candidate.birthDate,
-    gender: candidate.gender,
-    version: 1,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    created_by: null,
-    deleted_at: null,
-    deleted_by: null,
-    org_unit_id: unit.id,
-  });
+  const row = newPatientRecordRow(candidate, { unitId: unit.id, createdBy: null, at: now });
+  await patientRecordsRepository.insert(trx, row);
   await recordAudit(trx, {
     at: now,
     actor: { id: null, username: verified.issuer },
     action: 'patient_create',
-    target: { type: 'patient', id },
+    target: { type: 'patient', id: row.id },
     address,
   });
-  return id;
+  return row.id;
 }
 
 /** Writes the call's audit row in one transaction with `work` (the patient record's match or creation). */

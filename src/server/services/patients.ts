@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Gender } from '../../engine/index.ts';
 import type { AuditAction } from '../../shared/api/audit.ts';
 import {
   birthDateProblem,
@@ -64,6 +65,33 @@ function checkBirthDate(
 }
 
 /** Refuses a number another live record of the unit has (without regard to case). */
+/** A new patient record's row, version 1, registered at the unit. */
+export function newPatientRecordRow(
+  patient: {
+    number: string;
+    name?: string | null | undefined;
+    birthDate?: string | null | undefined;
+    gender?: Gender | null | undefined;
+  },
+  made: { unitId: string; createdBy: string | null; at: Date },
+): PatientRecordRow {
+  return {
+    id: timeOrderedId(made.at.getTime()),
+    number: patient.number,
+    number_key: patient.number.toLowerCase(),
+    name: patient.name ?? null,
+    birth_date: patient.birthDate ?? null,
+    gender: patient.gender ?? null,
+    version: 1,
+    created_at: made.at.toISOString(),
+    updated_at: made.at.toISOString(),
+    created_by: made.createdBy,
+    deleted_at: null,
+    deleted_by: null,
+    org_unit_id: made.unitId,
+  };
+}
+
 export async function assertNumberFree(
   db: Executor,
   unitId: string,
@@ -99,21 +127,10 @@ export async function insertPatientRecord(
   });
   await assertNumberFree(trx, unitId, body.number, { field: at('number') });
   const now = context.now();
-  const row: PatientRecordRow = {
-    id: timeOrderedId(now.getTime()),
-    number: body.number,
-    number_key: body.number.toLowerCase(),
-    name: body.name ?? null,
-    birth_date: body.birthDate ?? null,
-    gender: body.gender ?? null,
-    version: 1,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    created_by: requester.user.id,
-    deleted_at: null,
-    deleted_by: null,
-    org_unit_id: unitId,
-  };
+  const row = newPatientRecordRow(
+    { number: body.number, name: body.name, birthDate: body.birthDate, gender: body.gender },
+    { unitId, createdBy: requester.user.id, at: now },
+  );
   await patientRecordsRepository.insert(trx, row);
   await recordAudit(trx, {
     at: now,

@@ -25,6 +25,7 @@ import { localDate } from '../time.ts';
 import { recordAudit } from './audit.ts';
 import { REMOTE_TIMEOUT_MS } from './cds-clients.ts';
 import { loadAssessmentBundle } from './fhir.ts';
+import { newPatientRecordRow } from './patients.ts';
 import { unitForNewRecord } from './record-units.ts';
 
 /**
@@ -521,30 +522,20 @@ async function newPatientRecord(
     throw error;
   }
   const now = context.now();
-  const id = timeOrderedId(now.getTime());
-  await patientRecordsRepository.insert(trx, {
-    id,
-    number: candidate.number,
-    number_key: candidate.number.toLowerCase(),
-    name: candidate.name,
-    birth_date: candidate.birthDate,
-    gender: candidate.gender,
-    version: 1,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    created_by: requester.user.id,
-    deleted_at: null,
-    deleted_by: null,
-    org_unit_id: unitId,
+  const row = newPatientRecordRow(candidate, {
+    unitId,
+    createdBy: requester.user.id,
+    at: now,
   });
+  await patientRecordsRepository.insert(trx, row);
   await recordAudit(trx, {
     at: now,
     actor: requester.user,
     action: 'patient_create',
-    target: { type: 'patient', id },
+    target: { type: 'patient', id: row.id },
     address: requester.address,
   });
-  return id;
+  return row.id;
 }
 
 /** The identifier system of RiskAssessments written back: FHIR's for an identifier that is a URI. */
