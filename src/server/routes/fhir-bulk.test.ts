@@ -245,6 +245,23 @@ describe.each(testDatabases())('FHIR Bulk Data export on $engine', (testDatabase
     await refused('/fhir/$export?_outputFormat=text/csv', async);
     await refused('/fhir/$export?_elements=id', { prefer: 'respond-async, handling=strict' });
     await refused('/fhir/$export', { ...async, accept: 'application/fhir+xml' }, 406);
+    // Each refused kick-off is audited with why, as a failed export by the one who asked.
+    const refusals = await t.database.db
+      .selectFrom('audit_events')
+      .select(['user_id', 'detail'])
+      .where('action', '=', 'export')
+      .where('outcome', '=', 'failure')
+      .orderBy('id')
+      .execute();
+    expect(refusals.slice(-6).map((row) => row.detail)).toEqual([
+      'bulk system kick-off refused: 400 validation_failed Prefer',
+      'bulk system kick-off refused: 400 validation_failed _type',
+      'bulk system kick-off refused: 400 validation_failed _since',
+      'bulk system kick-off refused: 400 validation_failed _since',
+      'bulk system kick-off refused: 400 validation_failed _outputFormat',
+      'bulk system kick-off refused: 400 validation_failed _elements',
+    ]);
+    expect(new Set(refusals.map((row) => row.user_id))).toEqual(new Set([admin.userId]));
     for (const format of ['application/fhir+ndjson', 'application/ndjson', 'ndjson']) {
       const taken = await bulk.kickOff(
         admin,

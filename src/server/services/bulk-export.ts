@@ -133,16 +133,12 @@ function checkOutputFormat(parameters: URLSearchParams): void {
   }
 }
 
-/**
- * Starts an export: checks the request as the IG says (Prefer: respond-async, the parameters),
- * records the job with the caller's units (a group export's: the unit's, within the caller's)
- * and audits it. Returns the job's id; the runner is woken by the caller.
- */
-export async function startBulkExport(
+/** The kick-off's types, `_since` and scope, checked as the IG says; an AppError when refused. */
+async function checkedKickOff(
   context: AppContext,
   caller: BulkCaller,
   kickOff: KickOff,
-): Promise<string> {
+): Promise<{ types: string[]; since: string | undefined; scope: Scope }> {
   const { parameters } = kickOff;
   if (!kickOff.respondAsync) throw invalid(bulkTexts.respondAsync, 'Prefer');
   if (kickOff.strict) {
@@ -157,16 +153,46 @@ export async function startBulkExport(
   const types = requestedTypes(caller, parameters);
   const since = sinceOf(parameters);
   checkOutputFormat(parameters);
-  const db = context.database.db;
   let scope = caller.scope;
   if (kickOff.kind === 'group') {
     const unit =
       kickOff.groupId === undefined
         ? undefined
-        : await orgUnitsRepository.findById(db, kickOff.groupId);
+        : await orgUnitsRepository.findById(context.database.db, kickOff.groupId);
     if (unit === undefined) throw new AppError(404, 'not_found', fhirTexts.notFound);
-    scope = await narrowScope(db, scope, unit.id);
+    scope = await narrowScope(context.database.db, scope, unit.id);
   }
+  return { types, since, scope };
+}
+
+/**
+ * Starts an export: checks the request as the IG says (Prefer: respond-async, the parameters),
+ * records the job with the caller's units (a group export's: the unit's, within the caller's)
+ * and audits it. Returns the job's id; the runner is woken by the caller.
+ */
+export async function startBulkExport(
+  context: AppContext,
+  caller: BulkCaller,
+  kickOff: KickOff,
+): Promise<string> {
+  let checked: { types: string[]; since: string | undefined; scope: Scope };
+  try {
+    checked = await checkedKickOff(context, caller, kickOff);
+  } catch (error) {
+    // A refused kick-off is audited too: who asked, and why it was refused (never the data).
+    if (error instanceof AppError) {
+      await recordAudit(context.database.db, {
+        at: context.now(),
+        actor: caller.actor,
+        action: 'export',
+        outcome: 'failure',
+        address: caller.address,
+        detail: `bulk ${kickOff.kind} kick-off refused: ${error.status} ${error.code}${error.field === undefined ? '' : ` ${error.field}`}`,
+      });
+    }
+    throw error;
+  }
+  const { types, since, scope } = checked;
   const now = context.now();
   const id = timeOrderedId(now.getTime());
   await context.database.transaction(async (trx) => {
