@@ -693,13 +693,18 @@ async function runJob(
     }
   }
   let { phase, cursor, resources_done: done } = job;
+  // A page is gzipped and written while the next one is read and made: the gzip runs in the
+  // thread pool, and the runner would otherwise wait for it idle. Pages are kept in order (each
+  // page's chunks continue the files the one before left), and each page's cursor is committed
+  // with its chunks, so a restart resumes after the last page written.
+  let writing: Promise<boolean> = Promise.resolve(true);
   while (phase < phaseNames.length) {
     if (stopping()) {
+      if (!(await writing)) return 'lost';
       await bulkExportsRepository.releaseJob(db, job.id, runnerId);
       return 'stopping';
     }
     const page = await readPage(context, job, phase, cursor);
-    const chunks = await page.lines.chunks(files);
     done += page.lines.count;
     if (page.phaseDone) {
       phase += 1;
@@ -713,13 +718,18 @@ async function runJob(
       resourcesDone: done,
       heartbeatAt: context.now().toISOString(),
     };
-    const kept = await context.database.transaction((trx) =>
-      bulkExportsRepository.recordPage(trx, job.id, runnerId, progress, chunks),
-    );
-    if (!kept) return 'lost';
+    if (!(await writing)) return 'lost';
+    writing = page.lines
+      .chunks(files)
+      .then((chunks) =>
+        context.database.transaction((trx) =>
+          bulkExportsRepository.recordPage(trx, job.id, runnerId, progress, chunks),
+        ),
+      );
     // Other requests run between pages (on SQLite they share the one connection).
     await nextTurn();
   }
+  if (!(await writing)) return 'lost';
   const now = context.now();
   await bulkExportsRepository.finishJob(db, job.id, runnerId, {
     status: 'completed',
