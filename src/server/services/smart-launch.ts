@@ -285,23 +285,19 @@ export async function finishSmartLaunch(
   return row.id;
 }
 
-/** A scope text grants reading (or searching) a type in the patient's compartment. */
-function grantsRead(scopes: readonly string[], type: string): boolean {
+/**
+ * Whether a scope text grants reading (or searching) or creating a type in the patient's
+ * compartment: SMART v2 letters (`.rs`, `.c`), v1 `.read` / `.write`, or `*`.
+ */
+function grants(scopes: readonly string[], type: string, wanted: 'read' | 'create'): boolean {
   return scopes.some((scope) => {
-    const match = /^(patient|user)\/(\*|[A-Za-z]+)\.(read|\*|[cruds]+)(\?.*)?$/.exec(scope);
+    const match = /^(patient|user)\/(\*|[A-Za-z]+)\.(read|write|\*|[cruds]+)(\?.*)?$/.exec(scope);
     if (match === null || (match[2] !== '*' && match[2] !== type)) return false;
     const permissions = match[3] ?? '';
-    return permissions === 'read' || permissions === '*' || /[rs]/.test(permissions);
-  });
-}
-
-/** A scope text grants creating a type in the patient's compartment. */
-function grantsCreate(scopes: readonly string[], type: string): boolean {
-  return scopes.some((scope) => {
-    const match = /^(patient|user)\/(\*|[A-Za-z]+)\.(write|\*|[cruds]+)(\?.*)?$/.exec(scope);
-    if (match === null || (match[2] !== '*' && match[2] !== type)) return false;
-    const permissions = match[3] ?? '';
-    return permissions === 'write' || permissions === '*' || permissions.includes('c');
+    if (permissions === '*') return true;
+    if (wanted === 'read')
+      return permissions === 'read' || (/^[cruds]+$/.test(permissions) && /[rs]/.test(permissions));
+    return permissions === 'write' || (/^[cruds]+$/.test(permissions) && permissions.includes('c'));
   });
 }
 
@@ -367,7 +363,7 @@ async function readRecordOf(row: SmartLaunchRow, token: TokenState): Promise<Rec
   await Promise.all(
     RECORD_RESOURCES.map(async (resource) => {
       const key = resourceKeys[resource];
-      if (!grantsRead(token.scopes, resource)) {
+      if (!grants(token.scopes, resource, 'read')) {
         unread.push({ resource, reason: 'Not granted by the record system.' });
         return;
       }
@@ -443,7 +439,6 @@ export async function getSmartLaunch(
 
   const settings = context.config.smart;
   if (settings === undefined) throw new AppError(404, 'not_found', 'No such launch.');
-  const db = context.database.db;
   const now = context.now();
   const today = localDate(now, context.config.timeZone);
   const read = await readRecordOf(row, tokenOf(row));
@@ -458,9 +453,11 @@ export async function getSmartLaunch(
       ? undefined
       : patientRecordCandidate(patient, context.config.patientIdSystem, today);
 
-  const patientRecordId = await context.database.transaction(async (trx) => {
+  // The launch as it stands once this read is recorded, or as another request recorded it first.
+  const settled = await context.database.transaction(async (trx): Promise<SmartLaunchRow> => {
     const current = await smartLaunchesRepository.findById(trx, row.id);
-    if (current?.record !== null) return current?.patient_record_id ?? null;
+    if (current === undefined) throw new AppError(404, 'not_found', 'No such launch.');
+    if (current.record !== null) return current;
     let recordId: string | null = null;
     if (candidate !== undefined) {
       const existing = await patientRecordsRepository.liveByNumberWithin(
@@ -498,12 +495,9 @@ export async function getSmartLaunch(
         ...read.unread.map((u) => `not read ${u.resource}`),
       ].join('; '),
     });
-    return recordId;
+    return { ...current, record: JSON.stringify(kept), patient_record_id: recordId };
   });
-  const fresh = await smartLaunchesRepository.findById(db, row.id);
-  const record =
-    fresh?.record === null || fresh === undefined ? kept : (JSON.parse(fresh.record) as KeptRecord);
-  return presentLaunch(context, { ...row, ...fresh, patient_record_id: patientRecordId }, record);
+  return presentLaunch(context, settled, JSON.parse(settled.record ?? 'null') as KeptRecord);
 }
 
 /** A patient record for the launch's Patient, in the user's unit; null when none can be chosen. */
@@ -585,7 +579,7 @@ export async function writeBackAssessment(
     throw new AppError(502, 'record_write_failed', sentence);
   };
   const token = tokenOf(row);
-  if (!grantsCreate(token.scopes, 'RiskAssessment')) {
+  if (!grants(token.scopes, 'RiskAssessment', 'create')) {
     return fail(
       'The record system did not grant the app to write RiskAssessments; the assessment is saved here.',
       'not granted',
